@@ -1,0 +1,12 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Pyrope's compiled core: one extension module, so that every hot call can be inlined by the
+# C compiler. Each concern lives in its own include file, in dependency order.
+
+include "bitboard.pxi"
+include "position.pxi"
+include "movegen.pxi"
+include "perft.pxi"
+include "board.pxi"
+
+init_bitboards()
+init_zobrist()

@@ -1,0 +1,407 @@
+# Board: the Python face of the C position -- FEN in and out, moves as UCI text, game status,
+# perft. Nothing here is on the search's hot path; it validates every input and never leaves
+# the position half-changed: a bad FEN or move raises and the previous position stays.
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+PIECE_LETTERS = " PNBRQK  pnbrqk"
+FILE_LETTERS = "abcdefgh"
+
+
+class FenError(ValueError):
+    """A FEN that is malformed or describes an impossible position; the message names the rule."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal (or not even a move) in the current position."""
+
+
+def square_name(int sq):
+    return FILE_LETTERS[file_of(sq)] + str(rank_of(sq) + 1)
+
+
+cdef int parse_square(str text):
+    if len(text) != 2 or text[0] not in FILE_LETTERS or text[1] not in "12345678":
+        return -1
+    return FILE_LETTERS.index(text[0]) + 8 * (int(text[1]) - 1)
+
+
+cdef void parse_placement(Position* p, str placement) except *:
+    cdef int rank, file, piece
+    rows = placement.split("/")
+    if len(rows) != 8:
+        raise FenError(f"board field has {len(rows)} ranks, expected 8")
+    for row_index, row in enumerate(rows):
+        rank = 7 - row_index
+        file = 0
+        for ch in row:
+            if ch in "12345678":
+                file += int(ch)
+            elif ch in "PNBRQKpnbrqk":
+                if file < 8:
+                    put_piece(p, PIECE_LETTERS.index(ch), 8 * rank + file)
+                file += 1
+            else:
+                raise FenError(f"bad piece letter {ch!r} in rank {rank + 1}")
+        if file != 8:
+            raise FenError(f"rank {rank + 1} ({row!r}) has {file} squares, expected 8")
+    for color, name in ((WHITE, "white"), (BLACK, "black")):
+        kings = popcount(pieces(p, color, KING))
+        if kings != 1:
+            raise FenError(f"{name} has {kings} kings, expected exactly one")
+    if p.by_type[PAWN] & (RANK_1 | RANK_8):
+        raise FenError(f"pawn on {square_name(lsb(p.by_type[PAWN] & (RANK_1 | RANK_8)))}: "
+                       "pawns cannot stand on the first or last rank")
+
+
+cdef void parse_castling(Position* p, str field) except *:
+    cdef int color, ksq, rook_sq, sq, right
+    if field == "-":
+        return
+    for ch in field:
+        color = WHITE if ch.isupper() else BLACK
+        name = "white" if color == WHITE else "black"
+        letter = ch.lower()
+        if letter not in "kqabcdefgh" or not ch.isalpha():
+            raise FenError(f"bad castling letter {ch!r}")
+        ksq = king_square(p, color)
+        if rank_of(ksq) != 7 * color:
+            raise FenError(f"castling right {ch!r} but the {name} king is not on its first rank")
+        rook_sq = -1
+        if letter == "k":
+            for sq in range(56 * color + 7, ksq, -1):
+                if p.board[sq] == make_piece(color, ROOK):
+                    rook_sq = sq
+                    break
+        elif letter == "q":
+            for sq in range(56 * color, ksq):
+                if p.board[sq] == make_piece(color, ROOK):
+                    rook_sq = sq
+                    break
+        else:
+            sq = 56 * color + FILE_LETTERS.index(letter)
+            if sq != ksq and p.board[sq] == make_piece(color, ROOK):
+                rook_sq = sq
+        if rook_sq < 0:
+            raise FenError(f"castling right {ch!r} but no {name} rook stands where it needs one")
+        right = (WHITE_OO if rook_sq > ksq else WHITE_OOO) << (2 * color)
+        if p.st.castling & right:
+            raise FenError(f"castling field {field!r} gives the {name} king two rights on one side")
+        set_castling_right(p, color, rook_sq)
+
+
+cdef void parse_en_passant(Position* p, str field) except *:
+    cdef int ep, us = p.side
+    if field == "-":
+        return
+    ep = parse_square(field)
+    if ep < 0:
+        raise FenError(f"bad en-passant square {field!r}")
+    pushed = ep - 8 if us == WHITE else ep + 8
+    origin = ep + 8 if us == WHITE else ep - 8
+    if rank_of(ep) != (5 if us == WHITE else 2) or p.board[ep] or p.board[origin] \
+            or p.board[pushed] != make_piece(us ^ 1, PAWN):
+        raise FenError(f"en-passant square {field} is impossible: no pawn just made a double step past it")
+    # Stored only when a pawn can capture there, as Polyglot keys it.
+    if PAWN_ATTACKS[us ^ 1][ep] & pieces(p, us, PAWN):
+        p.st.ep = ep
+
+
+cdef void parse_fen(Position* p, str fen) except *:
+    fields = fen.split()
+    if not 4 <= len(fields) <= 6:
+        raise FenError(f"FEN has {len(fields)} fields, expected 4 to 6 "
+                       "(board, side, castling, en passant[, halfmove clock, fullmove number])")
+    parse_placement(p, fields[0])
+    if fields[1] not in ("w", "b"):
+        raise FenError(f"side to move must be 'w' or 'b', not {fields[1]!r}")
+    p.side = WHITE if fields[1] == "w" else BLACK
+    parse_castling(p, fields[2])
+    parse_en_passant(p, fields[3])
+    try:
+        halfmove = int(fields[4]) if len(fields) > 4 else 0
+        fullmove = int(fields[5]) if len(fields) > 5 else 1
+    except ValueError:
+        raise FenError("halfmove clock and fullmove number must be whole numbers") from None
+    if halfmove < 0 or fullmove < 0:
+        raise FenError("halfmove clock and fullmove number cannot be negative")
+    p.st.rule50 = halfmove
+    p.game_ply = 2 * (max(fullmove, 1) - 1) + p.side
+    if attackers_to(p, king_square(p, p.side ^ 1), occupied(p)) & p.by_color[p.side]:
+        raise FenError("the side not to move is in check")
+    p.st.key = compute_key(p)
+
+
+cdef str castling_field(Position* p, bint shredder):
+    # X-FEN (python-chess's choice): K/Q unless another rook stands further out, then the file.
+    cdef int color, right, rook_sq, sq, side
+    text = ""
+    for color in range(2):
+        for side in range(2):
+            right = (WHITE_OO << side) << (2 * color)
+            if not (p.st.castling & right):
+                continue
+            rook_sq = p.castling_rook[right]
+            outer = range(rook_sq + 1, 56 * color + 8) if side == 0 else range(56 * color, rook_sq)
+            if shredder or any(p.board[sq] == make_piece(color, ROOK) for sq in outer):
+                letter = FILE_LETTERS[file_of(rook_sq)]
+            else:
+                letter = "kq"[side]
+            text += letter.upper() if color == WHITE else letter
+    return text or "-"
+
+
+cdef str position_fen(Position* p, bint shredder):
+    cdef Move moves[MAX_MOVES]
+    cdef int sq, empty, i, n
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        empty = 0
+        for file in range(8):
+            sq = 8 * rank + file
+            if p.board[sq]:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += PIECE_LETTERS[p.board[sq]]
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    ep = "-"
+    if p.st.ep != NO_SQ:
+        # Shown only when an en-passant capture is actually legal, as python-chess does.
+        n = generate(p, moves, GEN_CAPTURES)
+        for i in range(n):
+            if move_kind(moves[i]) == EN_PASSANT:
+                ep = square_name(p.st.ep)
+    return " ".join(["/".join(rows), "wb"[p.side], castling_field(p, shredder), ep,
+                     str(p.st.rule50), str(p.game_ply // 2 + 1)])
+
+
+cdef str move_uci(Position* p, Move m):
+    cdef int frm = move_from(m), to = move_to(m)
+    if m == MOVE_NONE or m == MOVE_NULL:
+        return "0000"
+    if move_kind(m) == CASTLING and not p.chess960 and file_of(frm) == 4 and file_of(to) in (0, 7):
+        to = castling_king_to(color_of(p.board[frm]), frm, to)
+    text = square_name(frm) + square_name(to)
+    if move_kind(m) == PROMOTION:
+        text += "nbrq"[promotion_type(m) - KNIGHT]
+    return text
+
+
+cdef Move parse_move(Position* p, str text) except? 0:
+    """The legal move written `text` (UCI; castling as e1g1 or as king-takes-rook)."""
+    cdef Move moves[MAX_MOVES]
+    cdef int n = generate(p, moves, GEN_ALL), i
+    cdef int chess960 = p.chess960
+    for i in range(n):
+        if move_uci(p, moves[i]) == text:
+            return moves[i]
+    # Accept the other castling notation too, as python-chess does.
+    p.chess960 = not chess960
+    try:
+        for i in range(n):
+            if move_kind(moves[i]) == CASTLING and move_uci(p, moves[i]) == text:
+                return moves[i]
+    finally:
+        p.chess960 = chess960
+    raise IllegalMoveError(f"illegal move {text!r} in position {position_fen(p, False)}")
+
+
+cdef class Board:
+    """A chess (or Chess960) position with its game history.
+
+    Moves are UCI strings. Invalid FENs raise FenError, illegal moves IllegalMoveError; in both
+    cases the board keeps its previous position.
+    """
+    cdef Position pos
+    cdef list history   # moves played since the last set_fen, for pop()
+
+    def __cinit__(self):
+        self.pos.states = <StateInfo*>malloc(64 * sizeof(StateInfo))
+        if self.pos.states == NULL:
+            raise MemoryError()
+        self.pos.capacity = 64
+        clear_position(&self.pos)
+
+    def __dealloc__(self):
+        free(self.pos.states)
+
+    def __init__(self, fen=STARTING_FEN, *, chess960=False):
+        self.pos.chess960 = bool(chess960)
+        self.history = []
+        self.set_fen(fen)
+
+    def set_fen(self, str fen):
+        cdef Position parsed
+        cdef StateInfo root
+        cdef StateInfo* states = self.pos.states
+        cdef int capacity = self.pos.capacity
+        parsed.states = &root
+        parsed.capacity = 1
+        clear_position(&parsed)
+        parsed.chess960 = self.pos.chess960
+        parse_fen(&parsed, fen)
+        memcpy(&self.pos, &parsed, sizeof(Position))
+        self.pos.states = states
+        self.pos.capacity = capacity
+        states[0] = root
+        self.pos.st = states
+        self.history = []
+
+    def fen(self, *, shredder=False):
+        """FEN with X-FEN castling letters (Shredder-FEN file letters when shredder=True)."""
+        return position_fen(&self.pos, shredder)
+
+    def copy(self):
+        cdef Board other = Board.__new__(Board)
+        cdef StateInfo* states = other.pos.states
+        free(states)
+        if copy_position(&other.pos, &self.pos, 64) < 0:
+            other.pos.states = NULL
+            raise MemoryError()
+        other.history = list(self.history)
+        return other
+
+    @property
+    def chess960(self):
+        return bool(self.pos.chess960)
+
+    @chess960.setter
+    def chess960(self, value):
+        self.pos.chess960 = bool(value)
+
+    @property
+    def white_to_move(self):
+        return self.pos.side == WHITE
+
+    @property
+    def key(self):
+        """Zobrist key, equal to the position's Polyglot book key."""
+        return self.pos.st.key
+
+    @property
+    def halfmove_clock(self):
+        return self.pos.st.rule50
+
+    @property
+    def fullmove_number(self):
+        return self.pos.game_ply // 2 + 1
+
+    @property
+    def move_stack(self):
+        return [move_uci(&self.pos, m) for m in self.history]
+
+    def legal_moves(self, str kind="all"):
+        """Legal moves as UCI strings; kind is 'all', 'captures' (with promotions), 'quiets'
+        or 'evasions' (only when in check)."""
+        cdef Move moves[MAX_MOVES]
+        cdef int n, i, gen
+        if kind == "evasions" and not checkers(&self.pos):
+            raise ValueError("'evasions' asked for, but the side to move is not in check")
+        stages = {"all": GEN_ALL, "captures": GEN_CAPTURES, "quiets": GEN_QUIETS, "evasions": GEN_EVASIONS}
+        if kind not in stages:
+            raise ValueError(f"unknown move kind {kind!r}; use one of {', '.join(stages)}")
+        gen = stages[kind]
+        n = generate(&self.pos, moves, gen)
+        return [move_uci(&self.pos, moves[i]) for i in range(n)]
+
+    def move_code(self, str uci):
+        """The 16-bit encoding of a legal move."""
+        return parse_move(&self.pos, uci)
+
+    def push(self, str uci):
+        """Play a legal move given in UCI notation."""
+        cdef Move m = parse_move(&self.pos, uci)
+        if reserve_plies(&self.pos, 1) < 0:
+            raise MemoryError()
+        do_move(&self.pos, m)
+        self.history.append(m)
+
+    def pop(self):
+        """Take back the last move and return it."""
+        if not self.history:
+            raise IndexError("no move to take back")
+        m = self.history.pop()
+        undo_move(&self.pos, m)
+        return move_uci(&self.pos, m)
+
+    def is_check(self):
+        return checkers(&self.pos) != 0
+
+    def has_legal_moves(self):
+        cdef Move moves[MAX_MOVES]
+        return generate(&self.pos, moves, GEN_ALL) > 0
+
+    def is_checkmate(self):
+        return self.is_check() and not self.has_legal_moves()
+
+    def is_stalemate(self):
+        return not self.is_check() and not self.has_legal_moves()
+
+    def is_insufficient_material(self):
+        return insufficient_material(&self.pos)
+
+    def is_fifty_moves(self):
+        return self.pos.st.rule50 >= 100 and self.has_legal_moves()
+
+    def is_repetition(self, int count=3):
+        """Whether the current position has occurred `count` times (this one included)."""
+        return repetitions(&self.pos) + 1 >= count
+
+    def outcome(self):
+        """None while the game goes on, else (result, reason), e.g. ('1-0', 'White mates')."""
+        if not self.has_legal_moves():
+            if self.is_check():
+                return ("0-1", "Black mates") if self.pos.side == WHITE else ("1-0", "White mates")
+            return ("1/2-1/2", "Stalemate")
+        if self.is_insufficient_material():
+            return ("1/2-1/2", "Insufficient material")
+        if self.pos.st.rule50 >= 100:
+            return ("1/2-1/2", "Fifty-move rule")
+        if self.is_repetition(3):
+            return ("1/2-1/2", "Threefold repetition")
+        return None
+
+    def perft(self, int depth):
+        """Leaf nodes of the legal move tree `depth` plies deep."""
+        cdef u64 nodes
+        if reserve_plies(&self.pos, depth + 1) < 0:
+            raise MemoryError()
+        with nogil:
+            nodes = perft_nodes(&self.pos, depth)
+        return nodes
+
+    def perft_divide(self, int depth):
+        """[(move, nodes)] for each root move, as Stockfish's `go perft` lists them."""
+        cdef Move moves[MAX_MOVES]
+        cdef int n = generate(&self.pos, moves, GEN_ALL), i
+        cdef u64 nodes
+        if reserve_plies(&self.pos, depth + 1) < 0:
+            raise MemoryError()
+        result = []
+        for i in range(n):
+            do_move(&self.pos, moves[i])
+            with nogil:
+                nodes = perft_nodes(&self.pos, depth - 1)
+            undo_move(&self.pos, moves[i])
+            result.append((move_uci(&self.pos, moves[i]), nodes))
+        return result
+
+    def __str__(self):
+        rows = []
+        for rank in range(7, -1, -1):
+            cells = [PIECE_LETTERS[self.pos.board[8 * rank + f]].strip() or "." for f in range(8)]
+            rows.append(f"{rank + 1}  " + " ".join(cells))
+        rows.append("   a b c d e f g h")
+        return "\n".join(rows)
+
+    def __repr__(self):
+        return f"Board({self.fen()!r}{', chess960=True' if self.pos.chess960 else ''})"
+
+
+def perft(str fen, int depth, *, chess960=False):
+    """Perft of a FEN: the number of leaf nodes `depth` plies deep."""
+    return Board(fen, chess960=chess960).perft(depth)

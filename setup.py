@@ -1,0 +1,22 @@
+"""Build Pyrope's Cython core. Portable by default; PYROPE_NATIVE=1 tunes for this CPU."""
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+flags = ["-O3"]
+if os.environ.get("PYROPE_NATIVE") == "1":
+    flags.append("-march=native")
+
+extensions = [
+    Extension(
+        "pyrope._core",
+        ["ext/_core.pyx"],
+        include_dirs=["ext"],
+        extra_compile_args=flags,
+    )
+]
+
+setup(
+    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
+)
