@@ -5,8 +5,10 @@
 include "bitboard.pxi"
 include "position.pxi"
 include "movegen.pxi"
+include "evaluate.pxi"
 include "perft.pxi"
 include "board.pxi"
 
 init_bitboards()
 init_zobrist()
+init_evaluation()

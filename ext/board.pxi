@@ -390,6 +390,15 @@ cdef class Board:
             result.append((move_uci(&self.pos, moves[i]), nodes))
         return result
 
+    def evaluate(self):
+        """Static evaluation in centipawns from the side to move's point of view."""
+        return py_evaluate(&self.pos)
+
+    def eval_terms(self):
+        """{term: (mg, eg)} with each term white minus black, plus 'phase' (24 = all pieces on,
+        0 = pawn ending), 'scale' (endgame scale out of 64) and 'score' (as evaluate())."""
+        return py_eval_terms(&self.pos)
+
     def __str__(self):
         rows = []
         for rank in range(7, -1, -1):

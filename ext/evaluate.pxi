@@ -1,0 +1,715 @@
+# Static evaluation: a tapered (middlegame/endgame) hand-crafted evaluation in centipawns from
+# the side to move's point of view. Every weight lives in the one PARAMS table so that a tuner
+# can read and write them all by name; the hot code is nogil C that indexes PARAMS through the
+# named offsets below. Pawn-structure terms depend on pawns only and are cached in a per-thread
+# PawnTable that the caller owns.
+
+from libc.stdlib cimport calloc
+from libc.string cimport memset
+
+# ---------------------------------------------------------------------------------------------
+# The parameter table. "Pair" parameters take two slots, mg at the offset and eg right after it;
+# the Python name list (built by _param_table below, in the same order) names every slot.
+# ---------------------------------------------------------------------------------------------
+
+cdef enum:
+    P_MATERIAL = 0                          # pairs for PAWN..QUEEN
+    P_PST = P_MATERIAL + 5 * 2              # pairs for PAWN..KING x 64 squares (white's view)
+    P_MOB_KNIGHT = P_PST + 6 * 64 * 2       # mobility pairs by number of safe squares: 0..8
+    P_MOB_BISHOP = P_MOB_KNIGHT + 9 * 2     # 0..13
+    P_MOB_ROOK = P_MOB_BISHOP + 14 * 2      # 0..14
+    P_MOB_QUEEN = P_MOB_ROOK + 15 * 2       # 0..27
+    P_DOUBLED = P_MOB_QUEEN + 28 * 2        # a pawn with an own pawn in front of it
+    P_ISOLATED = P_DOUBLED + 2
+    P_BACKWARD = P_ISOLATED + 2
+    P_ISLAND = P_BACKWARD + 2               # per group of adjacent files holding own pawns
+    P_PHALANX = P_ISLAND + 2                # pairs by relative rank 0..7: pawn beside an own pawn
+    P_SUPPORTED = P_PHALANX + 8 * 2         # by relative rank: pawn defended by an own pawn
+    P_PASSED = P_SUPPORTED + 8 * 2          # by relative rank
+    P_PASSED_OWN_KING = P_PASSED + 8 * 2    # x king distance to the stop square x (rank - 2)
+    P_PASSED_ENEMY_KING = P_PASSED_OWN_KING + 2
+    P_UNSTOPPABLE = P_PASSED_ENEMY_KING + 2  # rule of the square against a bare king (+ pawns)
+    P_SHIELD = P_UNSTOPPABLE + 2            # by relative rank of own shield pawn (0 = none)
+    P_STORM = P_SHIELD + 8 * 2              # by relative rank of the enemy storm pawn (0 = none)
+    P_KING_DANGER = P_STORM + 8 * 2         # mg: x units^2 / 256, eg: x units / 16
+    P_BISHOP_PAIR = P_KING_DANGER + 2
+    P_ROOK_OPEN = P_BISHOP_PAIR + 2
+    P_ROOK_SEMIOPEN = P_ROOK_OPEN + 2
+    P_ROOK_SEVENTH = P_ROOK_SEMIOPEN + 2
+    P_OUTPOST = P_ROOK_SEVENTH + 2          # pairs for KNIGHT, BISHOP
+    P_THREAT_PAWN = P_OUTPOST + 2 * 2       # piece attacked by an enemy pawn
+    P_HANGING = P_THREAT_PAWN + 2           # piece attacked and not defended
+    P_THREAT_LESSER = P_HANGING + 2         # rook/queen attacked by a lesser piece
+    P_TEMPO = P_THREAT_LESSER + 2
+    # Single-slot parameters from here on.
+    P_KING_ATTACK_WEIGHT = P_TEMPO + 2      # danger units per zone attacker: KNIGHT..QUEEN
+    P_SAFE_CHECK = P_KING_ATTACK_WEIGHT + 4  # danger units for a safe check: KNIGHT..QUEEN
+    P_KING_ZONE_ATTACK = P_SAFE_CHECK + 4   # danger units per attacked king-zone square
+    P_SCALE_OCB = P_KING_ZONE_ATTACK + 1    # scale factors, out of 64, applied to eg
+    P_SCALE_OCB_PASSER = P_SCALE_OCB + 1
+    P_SCALE_OCB_PIECES = P_SCALE_OCB_PASSER + 1
+    P_SCALE_MINOR_ADV = P_SCALE_OCB_PIECES + 1
+    P_SCALE_KNNK = P_SCALE_MINOR_ADV + 1
+    P_SCALE_WRONG_BISHOP = P_SCALE_KNNK + 1
+    N_PARAMS = P_SCALE_WRONG_BISHOP + 1
+
+cdef int PARAMS[N_PARAMS]
+# Bumped whenever PARAMS change, so that pawn tables notice their cached scores are stale.
+cdef int PARAMS_GENERATION = 0
+
+# Terms reported by Board.eval_terms(); evaluate() sums them.
+cdef enum:
+    T_MATERIAL = 0
+    T_PSQT
+    T_MOBILITY
+    T_PAWNS
+    T_PASSED
+    T_KING
+    T_PIECES
+    T_THREATS
+    T_TEMPO
+    N_TERMS
+
+TERM_NAMES = ("material", "psqt", "mobility", "pawns", "passed", "king_safety", "pieces",
+              "threats", "tempo")
+
+cdef enum:
+    MAX_PHASE = 24      # PeSTO: knight and bishop 1, rook 2, queen 4
+    SCALE_NORMAL = 64
+
+cdef struct Score:
+    int mg
+    int eg
+
+cdef inline void add_param(Score* s, int index, int times) noexcept nogil:
+    s.mg += PARAMS[index] * times
+    s.eg += PARAMS[index + 1] * times
+
+# ---------------------------------------------------------------------------------------------
+# Masks built once at import.
+# ---------------------------------------------------------------------------------------------
+
+cdef u64 FILE_BB[8]
+cdef u64 RANK_BB[8]
+cdef u64 ADJACENT_FILES[8]
+cdef u64 FORWARD_FILE[2][64]        # squares in front of sq on its file, from colour's view
+cdef u64 PAWN_ATTACK_SPAN[2][64]    # squares on adjacent files strictly in front of sq
+cdef u64 PASSED_MASK[2][64]         # enemy pawns here stop a pawn on sq from being passed
+cdef int DISTANCE[64][64]           # king steps between two squares
+cdef int MOBILITY_BASE[7]
+cdef u64 DARK_SQUARES = 0xAA55AA55AA55AA55ULL
+
+cdef void init_evaluation() noexcept nogil:
+    cdef int sq, s2, f, c, df, dr
+    cdef u64 ahead
+    for f in range(8):
+        FILE_BB[f] = FILE_A << f
+        RANK_BB[f] = RANK_1 << (8 * f)
+    for f in range(8):
+        ADJACENT_FILES[f] = (FILE_BB[f - 1] if f > 0 else 0) | (FILE_BB[f + 1] if f < 7 else 0)
+    for sq in range(64):
+        for c in range(2):
+            ahead = 0
+            for s2 in range(64):
+                if (rank_of(s2) > rank_of(sq)) if c == WHITE else (rank_of(s2) < rank_of(sq)):
+                    ahead |= bb(s2)
+            FORWARD_FILE[c][sq] = ahead & FILE_BB[file_of(sq)]
+            PAWN_ATTACK_SPAN[c][sq] = ahead & ADJACENT_FILES[file_of(sq)]
+            PASSED_MASK[c][sq] = FORWARD_FILE[c][sq] | PAWN_ATTACK_SPAN[c][sq]
+        for s2 in range(64):
+            df = file_of(sq) - file_of(s2)
+            dr = rank_of(sq) - rank_of(s2)
+            DISTANCE[sq][s2] = max(abs(df), abs(dr))
+    MOBILITY_BASE[:] = [0, 0, P_MOB_KNIGHT, P_MOB_BISHOP, P_MOB_ROOK, P_MOB_QUEEN, 0]
+
+cdef inline int relative_rank(int color, int sq) noexcept nogil:
+    return rank_of(sq) ^ (7 * color)
+
+cdef inline u64 pawn_attacks_bb(u64 pawns, int color) noexcept nogil:
+    if color == WHITE:
+        return ((pawns & ~FILE_A) << 7) | ((pawns & ~FILE_H) << 9)
+    return ((pawns & ~FILE_A) >> 9) | ((pawns & ~FILE_H) >> 7)
+
+cdef inline int backmost_square(int color, u64 b) noexcept nogil:
+    # The square of b nearest to colour's own back rank.
+    return lsb(b) if color == WHITE else msb(b)
+
+cdef inline u64 piece_attacks(int piece_type, int sq, u64 occ) noexcept nogil:
+    if piece_type == KNIGHT:
+        return KNIGHT_ATTACKS[sq]
+    if piece_type == BISHOP:
+        return bishop_attacks(sq, occ)
+    if piece_type == ROOK:
+        return rook_attacks(sq, occ)
+    return queen_attacks(sq, occ)
+
+cdef inline int non_pawn_material(Position* p, int color) noexcept nogil:
+    return p.material[color] - PIECE_VALUE[PAWN] * popcount(pieces(p, color, PAWN))
+
+# ---------------------------------------------------------------------------------------------
+# Pawn hash table: one per search thread, owned by the caller. An entry is valid when its stored
+# pawn bitboards equal the position's, so collisions cannot return a wrong entry.
+# ---------------------------------------------------------------------------------------------
+
+cdef struct PawnEntry:
+    u64 pawns[2]
+    u64 passed[2]
+    u64 attacks[2]          # squares attacked by each side's pawns
+    u64 attack_span[2]      # squares each side's pawns could ever attack by advancing
+    int mg[2]
+    int eg[2]
+    int open_files[2]       # bit f set when the side has no pawn on file f
+
+cdef struct PawnTable:
+    PawnEntry* entries
+    u64 mask                # entries - 1 (a power of two less one)
+    int generation          # PARAMS_GENERATION the entries were computed with
+
+cdef void pawn_table_clear(PawnTable* pt) noexcept nogil:
+    cdef u64 i
+    for i in range(pt.mask + 1):
+        # Pawns on every square never occur, so this marks the entry empty.
+        pt.entries[i].pawns[0] = pt.entries[i].pawns[1] = ~0ULL
+    pt.generation = PARAMS_GENERATION
+
+cdef int pawn_table_init(PawnTable* pt, int log2_entries) noexcept nogil:
+    """Allocate 2**log2_entries entries; 0 on success, -1 when out of memory."""
+    pt.entries = <PawnEntry*>calloc(1ULL << log2_entries, sizeof(PawnEntry))
+    if pt.entries == NULL:
+        return -1
+    pt.mask = (1ULL << log2_entries) - 1
+    pawn_table_clear(pt)
+    return 0
+
+cdef void pawn_table_free(PawnTable* pt) noexcept nogil:
+    free(pt.entries)
+    pt.entries = NULL
+
+cdef void evaluate_pawns(PawnEntry* e, int us) noexcept nogil:
+    """Structure terms of one side's pawns, plus the masks the rest of the evaluation needs."""
+    cdef int them = us ^ 1, up = 8 if us == WHITE else -8
+    cdef u64 ours = e.pawns[us], theirs = e.pawns[them], b = ours, adjacent, files
+    cdef int sq, r
+    cdef Score s
+    s.mg = s.eg = 0
+    e.passed[us] = 0
+    e.attack_span[us] = 0
+    while b:
+        sq = lsb(b)
+        b &= b - 1
+        r = relative_rank(us, sq)
+        adjacent = ADJACENT_FILES[file_of(sq)]
+        e.attack_span[us] |= PAWN_ATTACK_SPAN[us][sq]
+        if FORWARD_FILE[us][sq] & ours:
+            add_param(&s, P_DOUBLED, 1)
+        if not (ours & adjacent):
+            add_param(&s, P_ISOLATED, 1)
+        elif not (ours & PAWN_ATTACK_SPAN[them][sq + up]) \
+                and (PAWN_ATTACKS[us][sq + up] | bb(sq + up)) & theirs:
+            # No own pawn beside or behind can ever guard it, and its advance is stopped.
+            add_param(&s, P_BACKWARD, 1)
+        if ours & adjacent & RANK_BB[rank_of(sq)]:
+            add_param(&s, P_PHALANX + 2 * r, 1)
+        if PAWN_ATTACKS[them][sq] & ours:
+            add_param(&s, P_SUPPORTED + 2 * r, 1)
+        if not (theirs & PASSED_MASK[us][sq]) and not (ours & FORWARD_FILE[us][sq]):
+            e.passed[us] |= bb(sq)
+            add_param(&s, P_PASSED + 2 * r, 1)
+    # Fold the pawns onto one rank: bit f set when file f holds a pawn.
+    files = ours | (ours >> 32)
+    files |= files >> 16
+    files |= files >> 8
+    files &= 0xFF
+    add_param(&s, P_ISLAND, popcount(files & ~(files << 1)))
+    e.open_files[us] = <int>(~files & 0xFF)
+    e.attacks[us] = pawn_attacks_bb(ours, us)
+    e.mg[us] = s.mg
+    e.eg[us] = s.eg
+
+cdef PawnEntry* probe_pawns(Position* p, PawnTable* pt) noexcept nogil:
+    cdef u64 white = pieces(p, WHITE, PAWN), black = pieces(p, BLACK, PAWN)
+    cdef u64 h = (white * 0x9E3779B97F4A7C15ULL) ^ ((black ^ (black >> 31)) * 0xC2B2AE3D27D4EB4FULL)
+    cdef PawnEntry* e
+    if pt.generation != PARAMS_GENERATION:
+        pawn_table_clear(pt)
+    # A product's low bits depend only on the factors' low bits: fold the high half down.
+    e = &pt.entries[(h ^ (h >> 32)) & pt.mask]
+    if e.pawns[WHITE] == white and e.pawns[BLACK] == black:
+        return e
+    e.pawns[WHITE] = white
+    e.pawns[BLACK] = black
+    evaluate_pawns(e, WHITE)
+    evaluate_pawns(e, BLACK)
+    return e
+
+# ---------------------------------------------------------------------------------------------
+# Endgame scaling: how much of the eg score the stronger side keeps (out of 64).
+# ---------------------------------------------------------------------------------------------
+
+cdef int scale_factor(Position* p, PawnEntry* e, int strong) noexcept nogil:
+    cdef int weak = strong ^ 1
+    cdef int npm_strong = non_pawn_material(p, strong), npm_weak = non_pawn_material(p, weak)
+    cdef u64 strong_pawns = pieces(p, strong, PAWN), bishops = p.by_type[BISHOP]
+    cdef u64 strong_bishops = pieces(p, strong, BISHOP), weak_bishops = pieces(p, weak, BISHOP)
+    cdef int queening
+    if not strong_pawns:
+        # Without pawns a minor piece's worth of advantage does not win (KNK, KBK, KRKB, ...).
+        if npm_strong - npm_weak <= PIECE_VALUE[BISHOP]:
+            return 0 if npm_strong < PIECE_VALUE[ROOK] else PARAMS[P_SCALE_MINOR_ADV]
+        # Two knights cannot force mate against a bare king.
+        if (p.by_color[strong] & ~p.by_type[KING]) == pieces(p, strong, KNIGHT) \
+                and npm_strong == 2 * PIECE_VALUE[KNIGHT] and not pieces(p, weak, PAWN):
+            return PARAMS[P_SCALE_KNNK]
+    # Bishop and rook pawns whose queening square the bishop does not cover: the defending king
+    # in that corner cannot be driven out.
+    if npm_strong == PIECE_VALUE[BISHOP] and strong_bishops and strong_pawns \
+            and (not (strong_pawns & ~FILE_A) or not (strong_pawns & ~FILE_H)):
+        queening = file_of(lsb(strong_pawns)) + (56 if strong == WHITE else 0)
+        if (not (strong_bishops & DARK_SQUARES)) != (not (bb(queening) & DARK_SQUARES)) \
+                and DISTANCE[king_square(p, weak)][queening] <= 1:
+            return PARAMS[P_SCALE_WRONG_BISHOP]
+    # Opposite-coloured bishops: hard to win even pawns up, hardest with nothing else on board.
+    if popcount(strong_bishops) == 1 and popcount(weak_bishops) == 1 \
+            and (bishops & DARK_SQUARES) and (bishops & ~DARK_SQUARES):
+        if npm_strong == PIECE_VALUE[BISHOP] and npm_weak == PIECE_VALUE[BISHOP]:
+            return PARAMS[P_SCALE_OCB] + PARAMS[P_SCALE_OCB_PASSER] * popcount(e.passed[strong])
+        return PARAMS[P_SCALE_OCB_PIECES]
+    return SCALE_NORMAL
+
+# ---------------------------------------------------------------------------------------------
+# The evaluation.
+# ---------------------------------------------------------------------------------------------
+
+cdef int evaluate_traced(Position* p, PawnTable* pt, Score* terms, int* phase_out,
+                         int* scale_out) noexcept nogil:
+    """Fill terms[N_TERMS] (white minus black), the phase and the scale; return the score from
+    the side to move's view."""
+    cdef u64 occ = occupied(p), b, att, mobility_area, safe, bishop_checks, rook_checks
+    cdef u64 attacked[2][7]             # [colour][piece type]; index 0 = by anything
+    cdef u64 king_zone[2]
+    cdef int attackers[2]               # zone attackers, indexed by the king's colour
+    cdef int danger[2]                  # king danger units, indexed by the king's colour
+    cdef int ksq[2]
+    cdef int c, them, sign, pt_, sq, r, f, i, n, units, d, queening, phase, scale, mg, eg, v
+    cdef PawnEntry* e = probe_pawns(p, pt)
+
+    for i in range(N_TERMS):
+        terms[i].mg = terms[i].eg = 0
+    for c in range(2):
+        ksq[c] = king_square(p, c)
+        king_zone[c] = KING_ATTACKS[ksq[c]] | bb(ksq[c])
+        attackers[c] = danger[c] = 0
+        attacked[c][PAWN] = e.attacks[c]
+        attacked[c][KING] = KING_ATTACKS[ksq[c]]
+        attacked[c][0] = e.attacks[c] | KING_ATTACKS[ksq[c]]
+
+    # Material and piece-square tables (black reads white's table through the vertical flip).
+    phase = 0
+    for c in range(2):
+        sign = 1 - 2 * c
+        for pt_ in range(PAWN, KING + 1):
+            b = pieces(p, c, pt_)
+            if pt_ != KING:
+                add_param(&terms[T_MATERIAL], P_MATERIAL + 2 * (pt_ - PAWN), sign * popcount(b))
+            while b:
+                sq = lsb(b)
+                b &= b - 1
+                add_param(&terms[T_PSQT], P_PST + 2 * (64 * (pt_ - PAWN) + (sq ^ (56 * c))), sign)
+    phase = popcount(p.by_type[KNIGHT] | p.by_type[BISHOP]) + 2 * popcount(p.by_type[ROOK]) \
+        + 4 * popcount(p.by_type[QUEEN])
+    if phase > MAX_PHASE:
+        phase = MAX_PHASE
+
+    terms[T_PAWNS].mg = e.mg[WHITE] - e.mg[BLACK]
+    terms[T_PAWNS].eg = e.eg[WHITE] - e.eg[BLACK]
+
+    # Pieces: mobility, king-zone attacks, outposts, rook files. Records every attack map.
+    for c in range(2):
+        them = c ^ 1
+        sign = 1 - 2 * c
+        mobility_area = ~(p.by_color[c] | e.attacks[them])
+        for pt_ in range(KNIGHT, QUEEN + 1):
+            attacked[c][pt_] = 0
+            b = pieces(p, c, pt_)
+            while b:
+                sq = lsb(b)
+                b &= b - 1
+                att = piece_attacks(pt_, sq, occ)
+                attacked[c][pt_] |= att
+                add_param(&terms[T_MOBILITY], MOBILITY_BASE[pt_] + 2 * popcount(att & mobility_area), sign)
+                if att & king_zone[them]:
+                    attackers[them] += 1
+                    danger[them] += PARAMS[P_KING_ATTACK_WEIGHT + pt_ - KNIGHT] \
+                        + PARAMS[P_KING_ZONE_ATTACK] * popcount(att & king_zone[them])
+                r = relative_rank(c, sq)
+                if pt_ <= BISHOP:
+                    # Outpost: guarded by an own pawn and out of reach of every enemy pawn.
+                    if 3 <= r <= 5 and (e.attacks[c] & bb(sq)) and not (e.attack_span[them] & bb(sq)):
+                        add_param(&terms[T_PIECES], P_OUTPOST + 2 * (pt_ - KNIGHT), sign)
+                elif pt_ == ROOK:
+                    f = 1 << file_of(sq)
+                    if e.open_files[c] & f:
+                        add_param(&terms[T_PIECES], P_ROOK_OPEN if e.open_files[them] & f else P_ROOK_SEMIOPEN, sign)
+                    if r == 6 and (relative_rank(c, ksq[them]) == 7 or pieces(p, them, PAWN) & RANK_BB[rank_of(sq)]):
+                        add_param(&terms[T_PIECES], P_ROOK_SEVENTH, sign)
+            attacked[c][0] |= attacked[c][pt_]
+        b = pieces(p, c, BISHOP)
+        if (b & DARK_SQUARES) and (b & ~DARK_SQUARES):
+            add_param(&terms[T_PIECES], P_BISHOP_PAIR, sign)
+
+    for c in range(2):
+        them = c ^ 1
+        sign = 1 - 2 * c
+
+        # King shelter: own pawns in front of the king and enemy pawns storming at it, on the
+        # king's file and its neighbours (pawns behind the king do not count).
+        b = ~0ULL
+        for i in range(relative_rank(c, ksq[c])):
+            b &= ~RANK_BB[i ^ (7 * c)]
+        for f in range(max(file_of(ksq[c]) - 1, 0), min(file_of(ksq[c]) + 1, 7) + 1):
+            att = pieces(p, c, PAWN) & b & FILE_BB[f]
+            add_param(&terms[T_KING], P_SHIELD + 2 * (relative_rank(c, backmost_square(c, att)) if att else 0), sign)
+            att = pieces(p, them, PAWN) & b & FILE_BB[f]
+            add_param(&terms[T_KING], P_STORM + 2 * (relative_rank(c, backmost_square(c, att)) if att else 0), sign)
+
+        # King danger from attacks on c's king zone and safe checks, once the attack is serious.
+        if attackers[c] > 1 - popcount(pieces(p, them, QUEEN)):
+            units = danger[c]
+            safe = ~p.by_color[them] & ~attacked[c][0]
+            bishop_checks = bishop_attacks(ksq[c], occ) & safe
+            rook_checks = rook_attacks(ksq[c], occ) & safe
+            if KNIGHT_ATTACKS[ksq[c]] & safe & attacked[them][KNIGHT]:
+                units += PARAMS[P_SAFE_CHECK]
+            if bishop_checks & attacked[them][BISHOP]:
+                units += PARAMS[P_SAFE_CHECK + 1]
+            if rook_checks & attacked[them][ROOK]:
+                units += PARAMS[P_SAFE_CHECK + 2]
+            if (bishop_checks | rook_checks) & attacked[them][QUEEN]:
+                units += PARAMS[P_SAFE_CHECK + 3]
+            units = max(0, min(units, 100))
+            terms[T_KING].mg -= sign * (units * units * PARAMS[P_KING_DANGER] / 256)
+            terms[T_KING].eg -= sign * (units * PARAMS[P_KING_DANGER + 1] / 16)
+
+        # Threats by c against them's pieces (kings excluded).
+        b = p.by_color[them] & ~p.by_type[KING]
+        add_param(&terms[T_THREATS], P_THREAT_PAWN, sign * popcount(e.attacks[c] & b & ~p.by_type[PAWN]))
+        add_param(&terms[T_THREATS], P_HANGING, sign * popcount(b & attacked[c][0] & ~attacked[them][0]))
+        n = popcount((((attacked[c][KNIGHT] | attacked[c][BISHOP]) & (p.by_type[ROOK] | p.by_type[QUEEN]))
+                      | (attacked[c][ROOK] & p.by_type[QUEEN])) & p.by_color[them])
+        add_param(&terms[T_THREATS], P_THREAT_LESSER, sign * n)
+
+        # Passed pawns: king proximity to the stop square matters more the further the pawn is.
+        b = e.passed[c]
+        while b:
+            sq = lsb(b)
+            b &= b - 1
+            r = relative_rank(c, sq)
+            d = sq + (8 if c == WHITE else -8)
+            if r > 2:
+                add_param(&terms[T_PASSED], P_PASSED_OWN_KING, sign * (r - 2) * min(DISTANCE[ksq[c]][d], 5))
+                add_param(&terms[T_PASSED], P_PASSED_ENEMY_KING, sign * (r - 2) * min(DISTANCE[ksq[them]][d], 5))
+            # Rule of the square: against king and pawns only, a free pawn that the king cannot
+            # catch queens.
+            if not (p.by_color[them] & ~(p.by_type[PAWN] | p.by_type[KING])) and not (FORWARD_FILE[c][sq] & occ):
+                queening = file_of(sq) + (56 if c == WHITE else 0)
+                n = 7 - r - (1 if r == 1 else 0)
+                if n < DISTANCE[ksq[them]][queening] - (1 if p.side == them else 0):
+                    add_param(&terms[T_PASSED], P_UNSTOPPABLE, sign)
+
+    add_param(&terms[T_TEMPO], P_TEMPO, 1 if p.side == WHITE else -1)
+
+    mg = eg = 0
+    for i in range(N_TERMS):
+        mg += terms[i].mg
+        eg += terms[i].eg
+    scale = SCALE_NORMAL
+    if eg != 0:
+        scale = scale_factor(p, e, WHITE if eg > 0 else BLACK)
+    phase_out[0] = phase
+    scale_out[0] = scale
+    if scale == 0:
+        return 0    # a known draw
+    v = (mg * phase + (eg * scale / SCALE_NORMAL) * (MAX_PHASE - phase)) / MAX_PHASE
+    return v if p.side == WHITE else -v
+
+
+cdef int evaluate(Position* p, PawnTable* pt) noexcept nogil:
+    """Centipawns from the side to move's point of view."""
+    cdef Score terms[N_TERMS]
+    cdef int phase, scale
+    return evaluate_traced(p, pt, terms, &phase, &scale)
+
+# ---------------------------------------------------------------------------------------------
+# Python side (not hot): defaults, names, parameter files, and helpers for Board.
+# ---------------------------------------------------------------------------------------------
+
+PIECE_NAMES = ("pawn", "knight", "bishop", "rook", "queen", "king")
+SQUARE_NAMES = tuple(f + r for r in "12345678" for f in "abcdefgh")
+
+# PeSTO piece-square tables (Ronald Friederich, as published on the Chess Programming Wiki),
+# rank 8 first as printed there; index with sq ^ 56 for a1 = 0.
+PESTO_MATERIAL = ((82, 94), (337, 281), (365, 297), (477, 512), (1025, 936))
+PESTO_MG = (
+    (0, 0, 0, 0, 0, 0, 0, 0, 98, 134, 61, 95, 68, 126, 34, -11,
+     -6, 7, 26, 31, 65, 56, 25, -20, -14, 13, 6, 21, 23, 12, 17, -23,
+     -27, -2, -5, 12, 17, 6, 10, -25, -26, -4, -4, -10, 3, 3, 33, -12,
+     -35, -1, -20, -23, -15, 24, 38, -22, 0, 0, 0, 0, 0, 0, 0, 0),
+    (-167, -89, -34, -49, 61, -97, -15, -107, -73, -41, 72, 36, 23, 62, 7, -17,
+     -47, 60, 37, 65, 84, 129, 73, 44, -9, 17, 19, 53, 37, 69, 18, 22,
+     -13, 4, 16, 13, 28, 19, 21, -8, -23, -9, 12, 10, 19, 17, 25, -16,
+     -29, -53, -12, -3, -1, 18, -14, -19, -105, -21, -58, -33, -17, -28, -19, -23),
+    (-29, 4, -82, -37, -25, -42, 7, -8, -26, 16, -18, -13, 30, 59, 18, -47,
+     -16, 37, 43, 40, 35, 50, 37, -2, -4, 5, 19, 50, 37, 37, 7, -2,
+     -6, 13, 13, 26, 34, 12, 10, 4, 0, 15, 15, 15, 14, 27, 18, 10,
+     4, 15, 16, 0, 7, 21, 33, 1, -33, -3, -14, -21, -13, -12, -39, -21),
+    (32, 42, 32, 51, 63, 9, 31, 43, 27, 32, 58, 62, 80, 67, 26, 44,
+     -5, 19, 26, 36, 17, 45, 61, 16, -24, -11, 7, 26, 24, 35, -8, -20,
+     -36, -26, -12, -1, 9, -7, 6, -23, -45, -25, -16, -17, 3, 0, -5, -33,
+     -44, -16, -20, -9, -1, 11, -6, -71, -19, -13, 1, 17, 16, 7, -37, -26),
+    (-28, 0, 29, 12, 59, 44, 43, 45, -24, -39, -5, 1, -16, 57, 28, 54,
+     -13, -17, 7, 8, 29, 56, 47, 57, -27, -27, -16, -16, -1, 17, -2, 1,
+     -9, -26, -9, -10, -2, -4, 3, -3, -14, 2, -11, -2, -5, 2, 14, 5,
+     -35, -8, 11, 2, 8, 15, -3, 1, -1, -18, -9, 10, -15, -25, -31, -50),
+    (-65, 23, 16, -15, -56, -34, 2, 13, 29, -1, -20, -7, -8, -4, -38, -29,
+     -9, 24, 2, -16, -20, 6, 22, -22, -17, -20, -12, -27, -30, -25, -14, -36,
+     -49, -1, -27, -39, -46, -44, -33, -51, -14, -14, -22, -46, -44, -30, -15, -27,
+     1, 7, -8, -64, -43, -16, 9, 8, -15, 36, 12, -54, 8, -28, 24, 14),
+)
+PESTO_EG = (
+    (0, 0, 0, 0, 0, 0, 0, 0, 178, 173, 158, 134, 147, 132, 165, 187,
+     94, 100, 85, 67, 56, 53, 82, 84, 32, 24, 13, 5, -2, 4, 17, 17,
+     13, 9, -3, -7, -7, -8, 3, -1, 4, 7, -6, 1, 0, -5, -1, -8,
+     13, 8, 8, 10, 13, 0, 2, -7, 0, 0, 0, 0, 0, 0, 0, 0),
+    (-58, -38, -13, -28, -31, -27, -63, -99, -25, -8, -25, -2, -9, -25, -24, -52,
+     -24, -20, 10, 9, -1, -9, -19, -41, -17, 3, 22, 22, 22, 11, 8, -18,
+     -18, -6, 16, 25, 16, 17, 4, -18, -23, -3, -1, 15, 10, -3, -20, -22,
+     -42, -20, -10, -5, -2, -20, -23, -44, -29, -51, -23, -15, -22, -18, -50, -64),
+    (-14, -21, -11, -8, -7, -9, -17, -24, -8, -4, 7, -12, -3, -13, -4, -14,
+     2, -8, 0, -1, -2, 6, 0, 4, -3, 9, 12, 9, 14, 10, 3, 2,
+     -6, 3, 13, 19, 7, 10, -3, -9, -12, -3, 8, 10, 13, 3, -7, -15,
+     -14, -18, -7, -1, 4, -9, -15, -27, -23, -9, -23, -5, -9, -16, -5, -17),
+    (13, 10, 18, 15, 12, 12, 8, 5, 11, 13, 13, 11, -3, 3, 8, 3,
+     7, 7, 7, 5, 4, -3, -5, -3, 4, 3, 13, 1, 2, 1, -1, 2,
+     3, 5, 8, 4, -5, -6, -8, -11, -4, 0, -5, -1, -7, -12, -8, -16,
+     -6, -6, 0, 2, -9, -9, -11, -3, -9, 2, 3, -1, -5, -13, 4, -20),
+    (-9, 22, 22, 27, 27, 19, 10, 20, -17, 20, 32, 41, 58, 25, 30, 0,
+     -20, 6, 9, 49, 47, 35, 19, 9, 3, 22, 24, 45, 57, 40, 57, 36,
+     -18, 28, 19, 47, 31, 34, 39, 23, -16, -27, 15, 6, 9, 17, 10, 5,
+     -22, -23, -30, -16, -16, -23, -36, -32, -33, -28, -22, -43, -5, -32, -20, -41),
+    (-74, -35, -18, -18, -11, 15, 4, -17, -12, 17, 14, 17, 17, 38, 23, 11,
+     10, 17, 23, 15, 20, 45, 44, 13, -8, 22, 24, 27, 26, 33, 26, 3,
+     -18, -4, 21, 24, 27, 23, 9, -11, -19, -3, 11, 21, 23, 16, 7, -9,
+     -27, -11, 4, 13, 14, 4, -5, -17, -53, -34, -21, -11, -28, -14, -24, -43),
+)
+
+
+def _param_table():
+    """[(name, default)] in PARAMS order. Pair parameters are named <group>_mg<suffix> and
+    <group>_eg<suffix>, e.g. pst_knight_mg_e4 / pst_knight_eg_e4."""
+    table = []
+
+    def pair(group, mg, eg, suffix=""):
+        table.append((f"{group}_mg{suffix}", int(mg)))
+        table.append((f"{group}_eg{suffix}", int(eg)))
+
+    def by_rank(group, mgs, egs):
+        for r in range(8):
+            pair(group, mgs[r], egs[r], f"_{r + 1}")
+
+    for i, (mg, eg) in enumerate(PESTO_MATERIAL):
+        pair(f"{PIECE_NAMES[i]}_value", mg, eg)
+    for i in range(6):
+        for sq in range(64):
+            pair(f"pst_{PIECE_NAMES[i]}", PESTO_MG[i][sq ^ 56], PESTO_EG[i][sq ^ 56], f"_{SQUARE_NAMES[sq]}")
+    # Mobility: concave in the number of safe squares, zero at a typical count, because the
+    # PeSTO tables already price an average piece. (piece, squares, typical, mg and eg slope)
+    for piece, most, typical, kmg, keg in (("knight", 8, 4, 15, 15), ("bishop", 13, 6, 14, 14),
+                                           ("rook", 14, 7, 10, 20), ("queen", 27, 13, 6, 12)):
+        for n in range(most + 1):
+            x = n ** 0.5 - typical ** 0.5
+            pair(f"{piece}_mobility", round(kmg * x), round(keg * x), f"_{n}")
+    pair("doubled_pawn", -10, -25)
+    pair("isolated_pawn", -5, -15)
+    pair("backward_pawn", -8, -12)
+    pair("pawn_island", -3, -6)
+    by_rank("phalanx", (0, 3, 5, 8, 15, 30, 50, 0), (0, 2, 4, 6, 10, 20, 40, 0))
+    by_rank("supported_pawn", (0, 0, 6, 7, 9, 18, 30, 0), (0, 0, 4, 5, 8, 15, 25, 0))
+    by_rank("passed_pawn", (0, 0, 2, 4, 10, 20, 30, 0), (0, 5, 8, 12, 20, 35, 50, 0))
+    pair("passed_own_king_distance", 0, -4)
+    pair("passed_enemy_king_distance", 0, 8)
+    pair("unstoppable_passer", 0, 400)
+    # Relative rank 1 ("_1") stands for "no pawn on this file".
+    by_rank("king_shield", (-20, 0, 15, 8, 0, -4, -6, 0), (0, 0, 0, 0, 0, 0, 0, 0))
+    by_rank("king_storm", (0, -10, -25, -12, -5, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0))
+    pair("king_danger", 40, 4)
+    pair("bishop_pair", 30, 50)
+    pair("rook_open_file", 25, 10)
+    pair("rook_semiopen_file", 12, 6)
+    pair("rook_seventh", 10, 20)
+    pair("knight_outpost", 25, 10)
+    pair("bishop_outpost", 12, 5)
+    pair("threat_by_pawn", 35, 25)
+    pair("hanging", 25, 15)
+    pair("threat_by_lesser", 30, 20)
+    pair("tempo", 12, 6)
+    for piece, weight in zip(PIECE_NAMES[1:5], (2, 2, 3, 5)):
+        table.append((f"king_attack_weight_{piece}", weight))
+    for piece, weight in zip(PIECE_NAMES[1:5], (6, 4, 7, 6)):
+        table.append((f"safe_check_{piece}", weight))
+    table.append(("king_zone_attack", 1))
+    table.append(("scale_opposite_bishops", 16))
+    table.append(("scale_opposite_bishops_per_passer", 4))
+    table.append(("scale_opposite_bishops_with_pieces", 46))
+    table.append(("scale_no_pawns_minor_advantage", 8))
+    table.append(("scale_knnk", 0))
+    table.append(("scale_wrong_bishop", 0))
+    return table
+
+
+_DEFAULTS = _param_table()
+if len(_DEFAULTS) != N_PARAMS:
+    raise ImportError(f"evaluation parameter table names {len(_DEFAULTS)} slots, C table has {N_PARAMS}")
+PARAM_NAMES = tuple(name for name, _ in _DEFAULTS)
+_PARAM_INDEX = {name: i for i, name in enumerate(PARAM_NAMES)}
+
+
+class ParamFileError(ValueError):
+    """An evaluation parameter file that cannot be used; the message names file, line and
+    parameter. The current weights are left unchanged."""
+
+
+cdef void _apply_params(list values):
+    global PARAMS_GENERATION
+    cdef int i
+    for i in range(N_PARAMS):
+        PARAMS[i] = values[i]
+    PARAMS_GENERATION += 1
+
+
+def eval_param_names():
+    """The names of all evaluation parameters, in table order."""
+    return list(PARAM_NAMES)
+
+
+def eval_params():
+    """{name: value} for every evaluation parameter."""
+    return {name: PARAMS[i] for i, name in enumerate(PARAM_NAMES)}
+
+
+def default_eval_params():
+    """{name: value} of the built-in defaults."""
+    return dict(_DEFAULTS)
+
+
+def set_eval_params(dict values):
+    """Change some or all parameters; unknown names or non-integers raise ValueError before
+    anything changes."""
+    current = [PARAMS[i] for i in range(N_PARAMS)]
+    for name, value in values.items():
+        if name not in _PARAM_INDEX:
+            raise ValueError(f"unknown evaluation parameter {name!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not -(1 << 20) <= value <= 1 << 20:
+            raise ValueError(f"evaluation parameter {name!r} needs an integer within +-2**20, not {value!r}")
+        current[_PARAM_INDEX[name]] = value
+    _apply_params(current)
+
+
+def save_eval_params(path):
+    """Write every parameter as `name = value`, one per line."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("# Pyrope evaluation parameters: name = value (centipawns; scales out of 64)\n")
+        for i, name in enumerate(PARAM_NAMES):
+            out.write(f"{name} = {PARAMS[i]}\n")
+
+
+def load_eval_params(path):
+    """Read a file written by save_eval_params (`name = value` lines, `#` comments, every
+    parameter exactly once). Any problem raises ParamFileError and keeps the current weights."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ParamFileError(f"{path}: cannot read evaluation parameter file: {exc}") from None
+    values = {}
+    for lineno, raw in enumerate(lines, 1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        name, eq, value = (part.strip() for part in text.partition("="))
+        if not eq or not name or not value:
+            raise ParamFileError(f"{path}:{lineno}: malformed line {raw.strip()!r}, expected 'name = value'")
+        if name not in _PARAM_INDEX:
+            raise ParamFileError(f"{path}:{lineno}: unknown parameter {name!r}")
+        if name in values:
+            raise ParamFileError(f"{path}:{lineno}: parameter {name!r} given twice (first on line {values[name][1]})")
+        try:
+            number = int(value, 10)
+        except ValueError:
+            raise ParamFileError(f"{path}:{lineno}: parameter {name!r} has non-integer value {value!r}") from None
+        if not -(1 << 20) <= number <= 1 << 20:
+            raise ParamFileError(f"{path}:{lineno}: parameter {name!r} value {number} is out of range (+-2**20)")
+        values[name] = (number, lineno)
+    missing = [name for name in PARAM_NAMES if name not in values]
+    if missing:
+        raise ParamFileError(f"{path}:{len(lines)}: parameter {missing[0]!r} is missing "
+                             f"({len(missing)} parameter(s) missing by the end of the file)")
+    _apply_params([values[name][0] for name in PARAM_NAMES])
+
+
+_apply_params([value for _, value in _DEFAULTS])
+
+# One pawn table for evaluations asked for from Python (which hold the GIL, so one suffices).
+cdef PawnTable PY_PAWN_TABLE
+PY_PAWN_TABLE.entries = NULL
+
+cdef PawnTable* python_pawn_table() except NULL:
+    if PY_PAWN_TABLE.entries == NULL and pawn_table_init(&PY_PAWN_TABLE, 12) < 0:
+        raise MemoryError()
+    return &PY_PAWN_TABLE
+
+
+cdef int py_evaluate(Position* p) except? -1000000:
+    return evaluate(p, python_pawn_table())
+
+
+cdef dict py_eval_terms(Position* p):
+    cdef Score terms[N_TERMS]
+    cdef int phase, scale, score, i
+    score = evaluate_traced(p, python_pawn_table(), terms, &phase, &scale)
+    result = {TERM_NAMES[i]: (terms[i].mg, terms[i].eg) for i in range(N_TERMS)}
+    result["phase"] = phase
+    result["scale"] = scale
+    result["score"] = score
+    return result
+
+
+def eval_speed(list fens, int rounds=100, int log2_pawn_entries=14):
+    """(evaluations, seconds) for `rounds` passes of evaluate() over the FENs, timed in C with
+    one thread and one pawn table (log2_pawn_entries=0 makes nearly every probe a miss)."""
+    from time import perf_counter
+    cdef int n = len(fens), i, k
+    cdef long long sink = 0
+    cdef Position* positions = <Position*>calloc(max(n, 1), sizeof(Position))
+    cdef StateInfo* states = <StateInfo*>calloc(max(n, 1), sizeof(StateInfo))
+    cdef PawnTable table
+    if positions == NULL or states == NULL or pawn_table_init(&table, log2_pawn_entries) < 0:
+        free(positions)
+        free(states)
+        raise MemoryError()
+    try:
+        for i in range(n):
+            positions[i].states = &states[i]
+            positions[i].capacity = 1
+            clear_position(&positions[i])
+            parse_fen(&positions[i], fens[i])
+        start = perf_counter()
+        with nogil:
+            for k in range(rounds):
+                for i in range(n):
+                    sink += evaluate(&positions[i], &table)
+        seconds = perf_counter() - start
+    finally:
+        pawn_table_free(&table)
+        free(positions)
+        free(states)
+    return n * rounds, seconds
