@@ -85,6 +85,24 @@ cdef inline void add_param(Score* s, int index, int times) noexcept nogil:
     s.mg += PARAMS[index] * times
     s.eg += PARAMS[index + 1] * times
 
+# Material plus piece-square value of each piece (index: piece = colour << 3 | type) on each
+# square, negated for black. Derived from PARAMS by build_psq() whenever they change.
+cdef Score PSQ[16][64]
+
+cdef void build_psq() noexcept nogil:
+    cdef int c, pt, sq, sign, index
+    for c in range(2):
+        sign = 1 - 2 * c
+        for pt in range(PAWN, KING + 1):
+            for sq in range(64):
+                # Black reads white's table through the vertical flip.
+                index = P_PST + 2 * (64 * (pt - PAWN) + (sq ^ (56 * c)))
+                PSQ[make_piece(c, pt)][sq].mg = sign * PARAMS[index]
+                PSQ[make_piece(c, pt)][sq].eg = sign * PARAMS[index + 1]
+                if pt != KING:
+                    PSQ[make_piece(c, pt)][sq].mg += sign * PARAMS[P_MATERIAL + 2 * (pt - PAWN)]
+                    PSQ[make_piece(c, pt)][sq].eg += sign * PARAMS[P_MATERIAL + 2 * (pt - PAWN) + 1]
+
 # ---------------------------------------------------------------------------------------------
 # Masks built once at import.
 # ---------------------------------------------------------------------------------------------
@@ -95,6 +113,7 @@ cdef u64 ADJACENT_FILES[8]
 cdef u64 FORWARD_FILE[2][64]        # squares in front of sq on its file, from colour's view
 cdef u64 PAWN_ATTACK_SPAN[2][64]    # squares on adjacent files strictly in front of sq
 cdef u64 PASSED_MASK[2][64]         # enemy pawns here stop a pawn on sq from being passed
+cdef u64 NOT_BEHIND[2][8]           # the given rank and every rank in front of it
 cdef int DISTANCE[64][64]           # king steps between two squares
 cdef int MOBILITY_BASE[7]
 cdef u64 DARK_SQUARES = 0xAA55AA55AA55AA55ULL
@@ -120,6 +139,12 @@ cdef void init_evaluation() noexcept nogil:
             df = file_of(sq) - file_of(s2)
             dr = rank_of(sq) - rank_of(s2)
             DISTANCE[sq][s2] = max(abs(df), abs(dr))
+    for c in range(2):
+        for f in range(8):
+            NOT_BEHIND[c][f] = 0
+            for s2 in range(8):
+                if (s2 >= f) if c == WHITE else (s2 <= f):
+                    NOT_BEHIND[c][f] |= RANK_BB[s2]
     MOBILITY_BASE[:] = [0, 0, P_MOB_KNIGHT, P_MOB_BISHOP, P_MOB_ROOK, P_MOB_QUEEN, 0]
 
 cdef inline int relative_rank(int color, int sq) noexcept nogil:
@@ -144,7 +169,7 @@ cdef inline u64 piece_attacks(int piece_type, int sq, u64 occ) noexcept nogil:
     return queen_attacks(sq, occ)
 
 cdef inline int non_pawn_material(Position* p, int color) noexcept nogil:
-    return p.material[color] - PIECE_VALUE[PAWN] * popcount(pieces(p, color, PAWN))
+    return p.material[color] - PIECE_VALUE[PAWN] * p.count[make_piece(color, PAWN)]
 
 # ---------------------------------------------------------------------------------------------
 # Pawn hash table: one per search thread, owned by the caller. An entry is valid when its stored
@@ -280,10 +305,12 @@ cdef int scale_factor(Position* p, PawnEntry* e, int strong) noexcept nogil:
 # The evaluation.
 # ---------------------------------------------------------------------------------------------
 
-cdef int evaluate_traced(Position* p, PawnTable* pt, Score* terms, int* phase_out,
-                         int* scale_out) noexcept nogil:
-    """Fill terms[N_TERMS] (white minus black), the phase and the scale; return the score from
-    the side to move's view."""
+cdef inline int evaluate_traced(Position* p, PawnTable* pt, Score* trace, int* phase_out,
+                                int* scale_out) noexcept nogil:
+    """Return the score from the side to move's view; when trace is not NULL, also fill
+    trace[N_TERMS] (white minus black), the phase and the scale. Inlined into evaluate() with
+    trace NULL, where the terms stay in registers."""
+    cdef Score terms[N_TERMS]
     cdef u64 occ = occupied(p), b, att, mobility_area, safe, bishop_checks, rook_checks
     cdef u64 attacked[2][7]             # [colour][piece type]; index 0 = by anything
     cdef u64 king_zone[2]
@@ -303,20 +330,23 @@ cdef int evaluate_traced(Position* p, PawnTable* pt, Score* terms, int* phase_ou
         attacked[c][KING] = KING_ATTACKS[ksq[c]]
         attacked[c][0] = e.attacks[c] | KING_ATTACKS[ksq[c]]
 
-    # Material and piece-square tables (black reads white's table through the vertical flip).
+    # Material and piece-square tables: one pass over the board with the combined PSQ table,
+    # then material from the piece counts is split off for the report.
+    b = occ
+    while b:
+        sq = lsb(b)
+        b &= b - 1
+        terms[T_PSQT].mg += PSQ[p.board[sq]][sq].mg
+        terms[T_PSQT].eg += PSQ[p.board[sq]][sq].eg
+    for pt_ in range(PAWN, QUEEN + 1):
+        add_param(&terms[T_MATERIAL], P_MATERIAL + 2 * (pt_ - PAWN),
+                  p.count[make_piece(WHITE, pt_)] - p.count[make_piece(BLACK, pt_)])
+    terms[T_PSQT].mg -= terms[T_MATERIAL].mg
+    terms[T_PSQT].eg -= terms[T_MATERIAL].eg
     phase = 0
     for c in range(2):
-        sign = 1 - 2 * c
-        for pt_ in range(PAWN, KING + 1):
-            b = pieces(p, c, pt_)
-            if pt_ != KING:
-                add_param(&terms[T_MATERIAL], P_MATERIAL + 2 * (pt_ - PAWN), sign * popcount(b))
-            while b:
-                sq = lsb(b)
-                b &= b - 1
-                add_param(&terms[T_PSQT], P_PST + 2 * (64 * (pt_ - PAWN) + (sq ^ (56 * c))), sign)
-    phase = popcount(p.by_type[KNIGHT] | p.by_type[BISHOP]) + 2 * popcount(p.by_type[ROOK]) \
-        + 4 * popcount(p.by_type[QUEEN])
+        phase += p.count[make_piece(c, KNIGHT)] + p.count[make_piece(c, BISHOP)] \
+            + 2 * p.count[make_piece(c, ROOK)] + 4 * p.count[make_piece(c, QUEEN)]
     if phase > MAX_PHASE:
         phase = MAX_PHASE
 
@@ -363,9 +393,7 @@ cdef int evaluate_traced(Position* p, PawnTable* pt, Score* terms, int* phase_ou
 
         # King shelter: own pawns in front of the king and enemy pawns storming at it, on the
         # king's file and its neighbours (pawns behind the king do not count).
-        b = ~0ULL
-        for i in range(relative_rank(c, ksq[c])):
-            b &= ~RANK_BB[i ^ (7 * c)]
+        b = NOT_BEHIND[c][rank_of(ksq[c])]
         for f in range(max(file_of(ksq[c]) - 1, 0), min(file_of(ksq[c]) + 1, 7) + 1):
             att = pieces(p, c, PAWN) & b & FILE_BB[f]
             add_param(&terms[T_KING], P_SHIELD + 2 * (relative_rank(c, backmost_square(c, att)) if att else 0), sign)
@@ -425,8 +453,10 @@ cdef int evaluate_traced(Position* p, PawnTable* pt, Score* terms, int* phase_ou
     scale = SCALE_NORMAL
     if eg != 0:
         scale = scale_factor(p, e, WHITE if eg > 0 else BLACK)
-    phase_out[0] = phase
-    scale_out[0] = scale
+    if trace != NULL:
+        memcpy(trace, terms, sizeof(terms))
+        phase_out[0] = phase
+        scale_out[0] = scale
     if scale == 0:
         return 0    # a known draw
     v = (mg * phase + (eg * scale / SCALE_NORMAL) * (MAX_PHASE - phase)) / MAX_PHASE
@@ -435,9 +465,7 @@ cdef int evaluate_traced(Position* p, PawnTable* pt, Score* terms, int* phase_ou
 
 cdef int evaluate(Position* p, PawnTable* pt) noexcept nogil:
     """Centipawns from the side to move's point of view."""
-    cdef Score terms[N_TERMS]
-    cdef int phase, scale
-    return evaluate_traced(p, pt, terms, &phase, &scale)
+    return evaluate_traced(p, pt, NULL, NULL, NULL)
 
 # ---------------------------------------------------------------------------------------------
 # Python side (not hot): defaults, names, parameter files, and helpers for Board.
@@ -583,6 +611,7 @@ cdef void _apply_params(list values):
     cdef int i
     for i in range(N_PARAMS):
         PARAMS[i] = values[i]
+    build_psq()
     PARAMS_GENERATION += 1
 
 
@@ -684,9 +713,10 @@ cdef dict py_eval_terms(Position* p):
 
 
 def eval_speed(list fens, int rounds=100, int log2_pawn_entries=14):
-    """(evaluations, seconds) for `rounds` passes of evaluate() over the FENs, timed in C with
-    one thread and one pawn table (log2_pawn_entries=0 makes nearly every probe a miss)."""
-    from time import perf_counter
+    """(evaluations, wall seconds, thread CPU seconds) for `rounds` passes of evaluate() over the
+    FENs in one thread with one pawn table (log2_pawn_entries=1 makes most probes miss). CPU time
+    is the fairer number on a shared machine."""
+    from time import perf_counter, thread_time
     cdef int n = len(fens), i, k
     cdef long long sink = 0
     cdef Position* positions = <Position*>calloc(max(n, 1), sizeof(Position))
@@ -703,13 +733,15 @@ def eval_speed(list fens, int rounds=100, int log2_pawn_entries=14):
             clear_position(&positions[i])
             parse_fen(&positions[i], fens[i])
         start = perf_counter()
+        cpu_start = thread_time()
         with nogil:
             for k in range(rounds):
                 for i in range(n):
                     sink += evaluate(&positions[i], &table)
         seconds = perf_counter() - start
+        cpu_seconds = thread_time() - cpu_start
     finally:
         pawn_table_free(&table)
         free(positions)
         free(states)
-    return n * rounds, seconds
+    return n * rounds, seconds, cpu_seconds
