@@ -8,7 +8,18 @@ ctypedef uint64_t u64
 
 cdef extern from *:
     """
+    #ifdef __POPCNT__
     static inline int pyrope_popcount(unsigned long long b) { return __builtin_popcountll(b); }
+    #else
+    /* Portable builds lack the popcnt instruction, and the builtin then calls libgcc's
+       __popcountdi2; this inline SWAR count is branch-free and about twice as fast. */
+    static inline int pyrope_popcount(unsigned long long b) {
+        b = b - ((b >> 1) & 0x5555555555555555ULL);
+        b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((b * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     static inline int pyrope_lsb(unsigned long long b) { return __builtin_ctzll(b); }
     static inline int pyrope_msb(unsigned long long b) { return 63 - __builtin_clzll(b); }
     """
