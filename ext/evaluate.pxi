@@ -145,7 +145,10 @@ cdef void init_evaluation() noexcept nogil:
             for s2 in range(8):
                 if (s2 >= f) if c == WHITE else (s2 <= f):
                     NOT_BEHIND[c][f] |= RANK_BB[s2]
-    MOBILITY_BASE[:] = [0, 0, P_MOB_KNIGHT, P_MOB_BISHOP, P_MOB_ROOK, P_MOB_QUEEN, 0]
+    MOBILITY_BASE[KNIGHT] = P_MOB_KNIGHT
+    MOBILITY_BASE[BISHOP] = P_MOB_BISHOP
+    MOBILITY_BASE[ROOK] = P_MOB_ROOK
+    MOBILITY_BASE[QUEEN] = P_MOB_QUEEN
 
 cdef inline int relative_rank(int color, int sq) noexcept nogil:
     return rank_of(sq) ^ (7 * color)
@@ -184,6 +187,8 @@ cdef struct PawnEntry:
     int mg[2]
     int eg[2]
     int open_files[2]       # bit f set when the side has no pawn on file f
+    int shelter_ksq[2]      # king square the shelter score was computed for (NO_SQ: none)
+    Score shelter[2]
 
 cdef struct PawnTable:
     PawnEntry* entries
@@ -263,6 +268,7 @@ cdef PawnEntry* probe_pawns(Position* p, PawnTable* pt) noexcept nogil:
         return e
     e.pawns[WHITE] = white
     e.pawns[BLACK] = black
+    e.shelter_ksq[WHITE] = e.shelter_ksq[BLACK] = NO_SQ
     evaluate_pawns(e, WHITE)
     evaluate_pawns(e, BLACK)
     return e
@@ -305,34 +311,154 @@ cdef int scale_factor(Position* p, PawnEntry* e, int strong) noexcept nogil:
 # The evaluation.
 # ---------------------------------------------------------------------------------------------
 
+cdef struct EvalInfo:
+    Score terms[N_TERMS]        # white minus black, by term
+    PawnEntry* e
+    u64 occ
+    u64 attacked[2][7]          # [colour][piece type]; index 0 = by anything
+    u64 king_zone[2]
+    int attackers[2]            # pieces attacking the zone, indexed by the king's colour
+    int danger[2]               # king danger units, indexed by the king's colour
+    int ksq[2]
+
+
+cdef inline void evaluate_pieces(EvalInfo* ei, Position* p, int us, int piece_type) noexcept nogil:
+    """Mobility, king-zone attacks, outposts and rook files of one kind of piece; records its
+    attacks. Called with a constant piece_type, so each call inlines to straight-line code."""
+    cdef int them = us ^ 1, sign = 1 - 2 * us, sq, r, f
+    cdef u64 b = pieces(p, us, piece_type), att, all_att = 0
+    cdef u64 mobility_area = ~(p.by_color[us] | ei.e.attacks[them])
+    cdef Score* pieces_term = &ei.terms[T_PIECES]
+    while b:
+        sq = lsb(b)
+        b &= b - 1
+        att = piece_attacks(piece_type, sq, ei.occ)
+        all_att |= att
+        add_param(&ei.terms[T_MOBILITY], MOBILITY_BASE[piece_type] + 2 * popcount(att & mobility_area), sign)
+        if att & ei.king_zone[them]:
+            ei.attackers[them] += 1
+            ei.danger[them] += PARAMS[P_KING_ATTACK_WEIGHT + piece_type - KNIGHT] \
+                + PARAMS[P_KING_ZONE_ATTACK] * popcount(att & ei.king_zone[them])
+        r = relative_rank(us, sq)
+        if piece_type == KNIGHT or piece_type == BISHOP:
+            # Outpost: guarded by an own pawn and out of reach of every enemy pawn.
+            if 3 <= r <= 5 and (ei.e.attacks[us] & bb(sq)) and not (ei.e.attack_span[them] & bb(sq)):
+                add_param(pieces_term, P_OUTPOST + 2 * (piece_type - KNIGHT), sign)
+        elif piece_type == ROOK:
+            f = 1 << file_of(sq)
+            if ei.e.open_files[us] & f:
+                add_param(pieces_term, P_ROOK_OPEN if ei.e.open_files[them] & f else P_ROOK_SEMIOPEN, sign)
+            # On the seventh it cuts off the king or eats pawns.
+            if r == 6 and (relative_rank(us, ei.ksq[them]) == 7 or (pieces(p, them, PAWN) & RANK_BB[rank_of(sq)]) != 0):
+                add_param(pieces_term, P_ROOK_SEVENTH, sign)
+    ei.attacked[us][piece_type] = all_att
+    ei.attacked[us][0] |= all_att
+
+
+cdef inline void king_shelter(PawnEntry* e, Position* p, int us, int ksq) noexcept nogil:
+    """Own pawns in front of the king and enemy pawns storming at it, on the king's file and its
+    neighbours (pawns behind the king do not count). Depends on pawns and king square only, so
+    the pawn entry keeps it until the king moves."""
+    cdef int them = us ^ 1, f, r
+    cdef u64 front = NOT_BEHIND[us][rank_of(ksq)], b
+    cdef Score s
+    s.mg = s.eg = 0
+    for f in range(max(file_of(ksq) - 1, 0), min(file_of(ksq) + 1, 7) + 1):
+        b = e.pawns[us] & front & FILE_BB[f]
+        r = relative_rank(us, backmost_square(us, b)) if b else 0
+        add_param(&s, P_SHIELD + 2 * r, 1)
+        b = e.pawns[them] & front & FILE_BB[f]
+        r = relative_rank(us, backmost_square(us, b)) if b else 0
+        add_param(&s, P_STORM + 2 * r, 1)
+    e.shelter_ksq[us] = ksq
+    e.shelter[us] = s
+
+
+cdef inline void evaluate_king(EvalInfo* ei, Position* p, int us) noexcept nogil:
+    """Shelter, and danger from attacks on us's king zone and safe checks once the attack is
+    serious (two attackers, or one with a queen on the board)."""
+    cdef int them = us ^ 1, sign = 1 - 2 * us, ksq = ei.ksq[us], units
+    cdef u64 safe, bishop_checks, rook_checks
+    if ei.e.shelter_ksq[us] != ksq:
+        king_shelter(ei.e, p, us, ksq)
+    ei.terms[T_KING].mg += sign * ei.e.shelter[us].mg
+    ei.terms[T_KING].eg += sign * ei.e.shelter[us].eg
+    if ei.attackers[us] <= 1 - popcount(pieces(p, them, QUEEN)):
+        return
+    units = ei.danger[us]
+    safe = ~p.by_color[them] & ~ei.attacked[us][0]
+    bishop_checks = bishop_attacks(ksq, ei.occ) & safe
+    rook_checks = rook_attacks(ksq, ei.occ) & safe
+    if KNIGHT_ATTACKS[ksq] & safe & ei.attacked[them][KNIGHT]:
+        units += PARAMS[P_SAFE_CHECK]
+    if bishop_checks & ei.attacked[them][BISHOP]:
+        units += PARAMS[P_SAFE_CHECK + 1]
+    if rook_checks & ei.attacked[them][ROOK]:
+        units += PARAMS[P_SAFE_CHECK + 2]
+    if (bishop_checks | rook_checks) & ei.attacked[them][QUEEN]:
+        units += PARAMS[P_SAFE_CHECK + 3]
+    units = max(0, min(units, 100))
+    ei.terms[T_KING].mg -= sign * (units * units * PARAMS[P_KING_DANGER] / 256)
+    ei.terms[T_KING].eg -= sign * (units * PARAMS[P_KING_DANGER + 1] / 16)
+
+
+cdef inline void evaluate_threats(EvalInfo* ei, Position* p, int us) noexcept nogil:
+    """Threats by us against them's pieces (kings excluded)."""
+    cdef int them = us ^ 1, sign = 1 - 2 * us
+    cdef u64 targets = p.by_color[them] & ~p.by_type[KING]
+    cdef u64 lesser = ((ei.attacked[us][KNIGHT] | ei.attacked[us][BISHOP]) & (p.by_type[ROOK] | p.by_type[QUEEN])) \
+        | (ei.attacked[us][ROOK] & p.by_type[QUEEN])
+    add_param(&ei.terms[T_THREATS], P_THREAT_PAWN, sign * popcount(ei.e.attacks[us] & targets & ~p.by_type[PAWN]))
+    add_param(&ei.terms[T_THREATS], P_HANGING, sign * popcount(targets & ei.attacked[us][0] & ~ei.attacked[them][0]))
+    add_param(&ei.terms[T_THREATS], P_THREAT_LESSER, sign * popcount(lesser & targets))
+
+
+cdef inline void evaluate_passed(EvalInfo* ei, Position* p, int us) noexcept nogil:
+    """King proximity to each passed pawn's stop square, which matters more the further the
+    pawn is, and the rule of the square against a king without pieces."""
+    cdef int them = us ^ 1, sign = 1 - 2 * us, sq, r, stop, queening, moves
+    cdef u64 b = ei.e.passed[us]
+    cdef bint bare = not (p.by_color[them] & ~(p.by_type[PAWN] | p.by_type[KING]))
+    while b:
+        sq = lsb(b)
+        b &= b - 1
+        r = relative_rank(us, sq)
+        stop = sq + (8 if us == WHITE else -8)
+        if r > 2:
+            add_param(&ei.terms[T_PASSED], P_PASSED_OWN_KING, sign * (r - 2) * min(DISTANCE[ei.ksq[us]][stop], 5))
+            add_param(&ei.terms[T_PASSED], P_PASSED_ENEMY_KING, sign * (r - 2) * min(DISTANCE[ei.ksq[them]][stop], 5))
+        if bare and not (FORWARD_FILE[us][sq] & ei.occ):
+            # From its first move a pawn may step twice; the defender gains a move if on turn.
+            queening = file_of(sq) + (56 if us == WHITE else 0)
+            moves = 7 - r - (1 if r == 1 else 0)
+            if moves < DISTANCE[ei.ksq[them]][queening] - (1 if p.side == them else 0):
+                add_param(&ei.terms[T_PASSED], P_UNSTOPPABLE, sign)
+
+
 cdef inline int evaluate_traced(Position* p, PawnTable* pt, Score* trace, int* phase_out,
                                 int* scale_out) noexcept nogil:
     """Return the score from the side to move's view; when trace is not NULL, also fill
     trace[N_TERMS] (white minus black), the phase and the scale. Inlined into evaluate() with
-    trace NULL, where the terms stay in registers."""
-    cdef Score terms[N_TERMS]
-    cdef u64 occ = occupied(p), b, att, mobility_area, safe, bishop_checks, rook_checks
-    cdef u64 attacked[2][7]             # [colour][piece type]; index 0 = by anything
-    cdef u64 king_zone[2]
-    cdef int attackers[2]               # zone attackers, indexed by the king's colour
-    cdef int danger[2]                  # king danger units, indexed by the king's colour
-    cdef int ksq[2]
-    cdef int c, them, sign, pt_, sq, r, f, i, n, units, d, queening, phase, scale, mg, eg, v
-    cdef PawnEntry* e = probe_pawns(p, pt)
-
+    trace NULL."""
+    cdef EvalInfo ei
+    cdef Score* terms = ei.terms
+    cdef u64 b
+    cdef int c, pt_, sq, i, phase, scale, mg, eg, v
+    ei.e = probe_pawns(p, pt)
+    ei.occ = occupied(p)
     for i in range(N_TERMS):
         terms[i].mg = terms[i].eg = 0
     for c in range(2):
-        ksq[c] = king_square(p, c)
-        king_zone[c] = KING_ATTACKS[ksq[c]] | bb(ksq[c])
-        attackers[c] = danger[c] = 0
-        attacked[c][PAWN] = e.attacks[c]
-        attacked[c][KING] = KING_ATTACKS[ksq[c]]
-        attacked[c][0] = e.attacks[c] | KING_ATTACKS[ksq[c]]
+        ei.ksq[c] = king_square(p, c)
+        ei.king_zone[c] = KING_ATTACKS[ei.ksq[c]] | bb(ei.ksq[c])
+        ei.attackers[c] = ei.danger[c] = 0
+        ei.attacked[c][PAWN] = ei.e.attacks[c]
+        ei.attacked[c][KING] = KING_ATTACKS[ei.ksq[c]]
+        ei.attacked[c][0] = ei.e.attacks[c] | KING_ATTACKS[ei.ksq[c]]
 
     # Material and piece-square tables: one pass over the board with the combined PSQ table,
     # then material from the piece counts is split off for the report.
-    b = occ
+    b = ei.occ
     while b:
         sq = lsb(b)
         b &= b - 1
@@ -350,100 +476,22 @@ cdef inline int evaluate_traced(Position* p, PawnTable* pt, Score* trace, int* p
     if phase > MAX_PHASE:
         phase = MAX_PHASE
 
-    terms[T_PAWNS].mg = e.mg[WHITE] - e.mg[BLACK]
-    terms[T_PAWNS].eg = e.eg[WHITE] - e.eg[BLACK]
+    terms[T_PAWNS].mg = ei.e.mg[WHITE] - ei.e.mg[BLACK]
+    terms[T_PAWNS].eg = ei.e.eg[WHITE] - ei.e.eg[BLACK]
 
-    # Pieces: mobility, king-zone attacks, outposts, rook files. Records every attack map.
+    # Every attack map must be complete before king safety and threats look at them.
     for c in range(2):
-        them = c ^ 1
-        sign = 1 - 2 * c
-        mobility_area = ~(p.by_color[c] | e.attacks[them])
-        for pt_ in range(KNIGHT, QUEEN + 1):
-            attacked[c][pt_] = 0
-            b = pieces(p, c, pt_)
-            while b:
-                sq = lsb(b)
-                b &= b - 1
-                att = piece_attacks(pt_, sq, occ)
-                attacked[c][pt_] |= att
-                add_param(&terms[T_MOBILITY], MOBILITY_BASE[pt_] + 2 * popcount(att & mobility_area), sign)
-                if att & king_zone[them]:
-                    attackers[them] += 1
-                    danger[them] += PARAMS[P_KING_ATTACK_WEIGHT + pt_ - KNIGHT] \
-                        + PARAMS[P_KING_ZONE_ATTACK] * popcount(att & king_zone[them])
-                r = relative_rank(c, sq)
-                if pt_ <= BISHOP:
-                    # Outpost: guarded by an own pawn and out of reach of every enemy pawn.
-                    if 3 <= r <= 5 and (e.attacks[c] & bb(sq)) and not (e.attack_span[them] & bb(sq)):
-                        add_param(&terms[T_PIECES], P_OUTPOST + 2 * (pt_ - KNIGHT), sign)
-                elif pt_ == ROOK:
-                    f = 1 << file_of(sq)
-                    if e.open_files[c] & f:
-                        add_param(&terms[T_PIECES], P_ROOK_OPEN if e.open_files[them] & f else P_ROOK_SEMIOPEN, sign)
-                    if r == 6 and (relative_rank(c, ksq[them]) == 7 or pieces(p, them, PAWN) & RANK_BB[rank_of(sq)]):
-                        add_param(&terms[T_PIECES], P_ROOK_SEVENTH, sign)
-            attacked[c][0] |= attacked[c][pt_]
+        evaluate_pieces(&ei, p, c, KNIGHT)
+        evaluate_pieces(&ei, p, c, BISHOP)
+        evaluate_pieces(&ei, p, c, ROOK)
+        evaluate_pieces(&ei, p, c, QUEEN)
         b = pieces(p, c, BISHOP)
         if (b & DARK_SQUARES) and (b & ~DARK_SQUARES):
-            add_param(&terms[T_PIECES], P_BISHOP_PAIR, sign)
-
+            add_param(&terms[T_PIECES], P_BISHOP_PAIR, 1 - 2 * c)
     for c in range(2):
-        them = c ^ 1
-        sign = 1 - 2 * c
-
-        # King shelter: own pawns in front of the king and enemy pawns storming at it, on the
-        # king's file and its neighbours (pawns behind the king do not count).
-        b = NOT_BEHIND[c][rank_of(ksq[c])]
-        for f in range(max(file_of(ksq[c]) - 1, 0), min(file_of(ksq[c]) + 1, 7) + 1):
-            att = pieces(p, c, PAWN) & b & FILE_BB[f]
-            add_param(&terms[T_KING], P_SHIELD + 2 * (relative_rank(c, backmost_square(c, att)) if att else 0), sign)
-            att = pieces(p, them, PAWN) & b & FILE_BB[f]
-            add_param(&terms[T_KING], P_STORM + 2 * (relative_rank(c, backmost_square(c, att)) if att else 0), sign)
-
-        # King danger from attacks on c's king zone and safe checks, once the attack is serious.
-        if attackers[c] > 1 - popcount(pieces(p, them, QUEEN)):
-            units = danger[c]
-            safe = ~p.by_color[them] & ~attacked[c][0]
-            bishop_checks = bishop_attacks(ksq[c], occ) & safe
-            rook_checks = rook_attacks(ksq[c], occ) & safe
-            if KNIGHT_ATTACKS[ksq[c]] & safe & attacked[them][KNIGHT]:
-                units += PARAMS[P_SAFE_CHECK]
-            if bishop_checks & attacked[them][BISHOP]:
-                units += PARAMS[P_SAFE_CHECK + 1]
-            if rook_checks & attacked[them][ROOK]:
-                units += PARAMS[P_SAFE_CHECK + 2]
-            if (bishop_checks | rook_checks) & attacked[them][QUEEN]:
-                units += PARAMS[P_SAFE_CHECK + 3]
-            units = max(0, min(units, 100))
-            terms[T_KING].mg -= sign * (units * units * PARAMS[P_KING_DANGER] / 256)
-            terms[T_KING].eg -= sign * (units * PARAMS[P_KING_DANGER + 1] / 16)
-
-        # Threats by c against them's pieces (kings excluded).
-        b = p.by_color[them] & ~p.by_type[KING]
-        add_param(&terms[T_THREATS], P_THREAT_PAWN, sign * popcount(e.attacks[c] & b & ~p.by_type[PAWN]))
-        add_param(&terms[T_THREATS], P_HANGING, sign * popcount(b & attacked[c][0] & ~attacked[them][0]))
-        n = popcount((((attacked[c][KNIGHT] | attacked[c][BISHOP]) & (p.by_type[ROOK] | p.by_type[QUEEN]))
-                      | (attacked[c][ROOK] & p.by_type[QUEEN])) & p.by_color[them])
-        add_param(&terms[T_THREATS], P_THREAT_LESSER, sign * n)
-
-        # Passed pawns: king proximity to the stop square matters more the further the pawn is.
-        b = e.passed[c]
-        while b:
-            sq = lsb(b)
-            b &= b - 1
-            r = relative_rank(c, sq)
-            d = sq + (8 if c == WHITE else -8)
-            if r > 2:
-                add_param(&terms[T_PASSED], P_PASSED_OWN_KING, sign * (r - 2) * min(DISTANCE[ksq[c]][d], 5))
-                add_param(&terms[T_PASSED], P_PASSED_ENEMY_KING, sign * (r - 2) * min(DISTANCE[ksq[them]][d], 5))
-            # Rule of the square: against king and pawns only, a free pawn that the king cannot
-            # catch queens.
-            if not (p.by_color[them] & ~(p.by_type[PAWN] | p.by_type[KING])) and not (FORWARD_FILE[c][sq] & occ):
-                queening = file_of(sq) + (56 if c == WHITE else 0)
-                n = 7 - r - (1 if r == 1 else 0)
-                if n < DISTANCE[ksq[them]][queening] - (1 if p.side == them else 0):
-                    add_param(&terms[T_PASSED], P_UNSTOPPABLE, sign)
-
+        evaluate_king(&ei, p, c)
+        evaluate_threats(&ei, p, c)
+        evaluate_passed(&ei, p, c)
     add_param(&terms[T_TEMPO], P_TEMPO, 1 if p.side == WHITE else -1)
 
     mg = eg = 0
@@ -452,9 +500,9 @@ cdef inline int evaluate_traced(Position* p, PawnTable* pt, Score* trace, int* p
         eg += terms[i].eg
     scale = SCALE_NORMAL
     if eg != 0:
-        scale = scale_factor(p, e, WHITE if eg > 0 else BLACK)
+        scale = scale_factor(p, ei.e, WHITE if eg > 0 else BLACK)
     if trace != NULL:
-        memcpy(trace, terms, sizeof(terms))
+        memcpy(trace, terms, sizeof(ei.terms))
         phase_out[0] = phase
         scale_out[0] = scale
     if scale == 0:
