@@ -4,8 +4,9 @@
 # named offsets below. Pawn-structure terms depend on pawns only and are cached in a per-thread
 # PawnTable that the caller owns.
 
+import re
+
 from libc.stdlib cimport calloc
-from libc.string cimport memset
 
 # ---------------------------------------------------------------------------------------------
 # The parameter table. "Pair" parameters take two slots, mg at the offset and eg right after it;
@@ -649,6 +650,9 @@ PARAM_NAMES = tuple(name for name, _ in _DEFAULTS)
 _PARAM_INDEX = {name: i for i, name in enumerate(PARAM_NAMES)}
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 class ParamFileError(ValueError):
     """An evaluation parameter file that cannot be used; the message names file, line and
     parameter. The current weights are left unchanged."""
@@ -719,10 +723,9 @@ def load_eval_params(path):
             raise ParamFileError(f"{path}:{lineno}: unknown parameter {name!r}")
         if name in values:
             raise ParamFileError(f"{path}:{lineno}: parameter {name!r} given twice (first on line {values[name][1]})")
-        try:
-            number = int(value, 10)
-        except ValueError:
-            raise ParamFileError(f"{path}:{lineno}: parameter {name!r} has non-integer value {value!r}") from None
+        if not _INTEGER.fullmatch(value):
+            raise ParamFileError(f"{path}:{lineno}: parameter {name!r} has non-integer value {value!r}")
+        number = int(value)
         if not -(1 << 20) <= number <= 1 << 20:
             raise ParamFileError(f"{path}:{lineno}: parameter {name!r} value {number} is out of range (+-2**20)")
         values[name] = (number, lineno)

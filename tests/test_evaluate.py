@@ -254,6 +254,8 @@ def _line_of(path, text):
     ("unknown", _replace("rook_seventh_eg", "rook_on_eighth_eg = 5"), "rook_on_eighth_eg", "rook_on_eighth_eg"),
     ("non-integer", _replace("hanging_mg", "hanging_mg = 2.5"), "hanging_mg", "hanging_mg"),
     ("non-integer word", _replace("tempo_eg", "tempo_eg = ten"), "tempo_eg", "tempo_eg"),
+    ("non-integer underscores", _replace("tempo_eg", "tempo_eg = 1_0"), "tempo_eg", "tempo_eg"),
+    ("empty value", _replace("bishop_pair_eg", "bishop_pair_eg ="), "bishop_pair_eg", "bishop_pair_eg"),
     ("duplicate", lambda lines: lines + ["tempo_mg = 1"], None, "tempo_mg"),
 ])
 def test_bad_parameter_file_names_line_and_parameter(tmp_path, case, edit, marker, parameter):
