@@ -181,15 +181,18 @@ cdef inline int non_pawn_material(Position* p, int color) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 
 cdef struct PawnEntry:
+    # Exactly one 64-byte cache line (the table is line-aligned), so a probe costs one miss.
     u64 pawns[2]
-    u64 passed[2]
-    u64 attacks[2]          # squares attacked by each side's pawns
-    u64 attack_span[2]      # squares each side's pawns could ever attack by advancing
+    u64 passed              # passed pawns of both sides (pawns[] tells whose)
     int mg[2]
     int eg[2]
-    int open_files[2]       # bit f set when the side has no pawn on file f
-    int shelter_ksq[2]      # king square the shelter score was computed for (NO_SQ: none)
     Score shelter[2]
+    signed char shelter_ksq[2]      # king square the shelter was computed for (-1: none yet)
+    unsigned char open_files[2]     # bit f set when the side has no pawn on file f
+    char padding[4]
+
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 cdef struct PawnTable:
     PawnEntry* entries
@@ -205,9 +208,11 @@ cdef void pawn_table_clear(PawnTable* pt) noexcept nogil:
 
 cdef int pawn_table_init(PawnTable* pt, int log2_entries) noexcept nogil:
     """Allocate 2**log2_entries entries; 0 on success, -1 when out of memory."""
-    pt.entries = <PawnEntry*>calloc(1ULL << log2_entries, sizeof(PawnEntry))
-    if pt.entries == NULL:
+    cdef void* memory
+    if posix_memalign(&memory, 64, (1ULL << log2_entries) * sizeof(PawnEntry)) != 0:
+        pt.entries = NULL
         return -1
+    pt.entries = <PawnEntry*>memory
     pt.mask = (1ULL << log2_entries) - 1
     pawn_table_clear(pt)
     return 0
@@ -223,14 +228,11 @@ cdef void evaluate_pawns(PawnEntry* e, int us) noexcept nogil:
     cdef int sq, r
     cdef Score s
     s.mg = s.eg = 0
-    e.passed[us] = 0
-    e.attack_span[us] = 0
     while b:
         sq = lsb(b)
         b &= b - 1
         r = relative_rank(us, sq)
         adjacent = ADJACENT_FILES[file_of(sq)]
-        e.attack_span[us] |= PAWN_ATTACK_SPAN[us][sq]
         if FORWARD_FILE[us][sq] & ours:
             add_param(&s, P_DOUBLED, 1)
         if not (ours & adjacent):
@@ -244,7 +246,7 @@ cdef void evaluate_pawns(PawnEntry* e, int us) noexcept nogil:
         if PAWN_ATTACKS[them][sq] & ours:
             add_param(&s, P_SUPPORTED + 2 * r, 1)
         if not (theirs & PASSED_MASK[us][sq]) and not (ours & FORWARD_FILE[us][sq]):
-            e.passed[us] |= bb(sq)
+            e.passed |= bb(sq)
             add_param(&s, P_PASSED + 2 * r, 1)
     # Fold the pawns onto one rank: bit f set when file f holds a pawn.
     files = ours | (ours >> 32)
@@ -252,8 +254,7 @@ cdef void evaluate_pawns(PawnEntry* e, int us) noexcept nogil:
     files |= files >> 8
     files &= 0xFF
     add_param(&s, P_ISLAND, popcount(files & ~(files << 1)))
-    e.open_files[us] = <int>(~files & 0xFF)
-    e.attacks[us] = pawn_attacks_bb(ours, us)
+    e.open_files[us] = <unsigned char>(~files & 0xFF)
     e.mg[us] = s.mg
     e.eg[us] = s.eg
 
@@ -269,7 +270,8 @@ cdef PawnEntry* probe_pawns(Position* p, PawnTable* pt) noexcept nogil:
         return e
     e.pawns[WHITE] = white
     e.pawns[BLACK] = black
-    e.shelter_ksq[WHITE] = e.shelter_ksq[BLACK] = NO_SQ
+    e.shelter_ksq[WHITE] = e.shelter_ksq[BLACK] = -1
+    e.passed = 0
     evaluate_pawns(e, WHITE)
     evaluate_pawns(e, BLACK)
     return e
@@ -282,7 +284,7 @@ cdef int scale_factor(Position* p, PawnEntry* e, int strong) noexcept nogil:
     cdef int weak = strong ^ 1
     cdef int npm_strong = non_pawn_material(p, strong), npm_weak = non_pawn_material(p, weak)
     cdef u64 strong_pawns = pieces(p, strong, PAWN), bishops = p.by_type[BISHOP]
-    cdef u64 strong_bishops = pieces(p, strong, BISHOP), weak_bishops = pieces(p, weak, BISHOP)
+    cdef u64 strong_bishops = pieces(p, strong, BISHOP)
     cdef int queening
     if not strong_pawns:
         # Without pawns a minor piece's worth of advantage does not win (KNK, KBK, KRKB, ...).
@@ -301,10 +303,10 @@ cdef int scale_factor(Position* p, PawnEntry* e, int strong) noexcept nogil:
                 and DISTANCE[king_square(p, weak)][queening] <= 1:
             return PARAMS[P_SCALE_WRONG_BISHOP]
     # Opposite-coloured bishops: hard to win even pawns up, hardest with nothing else on board.
-    if popcount(strong_bishops) == 1 and popcount(weak_bishops) == 1 \
+    if p.count[make_piece(strong, BISHOP)] == 1 and p.count[make_piece(weak, BISHOP)] == 1 \
             and (bishops & DARK_SQUARES) and (bishops & ~DARK_SQUARES):
         if npm_strong == PIECE_VALUE[BISHOP] and npm_weak == PIECE_VALUE[BISHOP]:
-            return PARAMS[P_SCALE_OCB] + PARAMS[P_SCALE_OCB_PASSER] * popcount(e.passed[strong])
+            return PARAMS[P_SCALE_OCB] + PARAMS[P_SCALE_OCB_PASSER] * popcount(e.passed & strong_pawns)
         return PARAMS[P_SCALE_OCB_PIECES]
     return SCALE_NORMAL
 
@@ -316,6 +318,7 @@ cdef struct EvalInfo:
     Score terms[N_TERMS]        # white minus black, by term
     PawnEntry* e
     u64 occ
+    u64 pawn_attacks[2]
     u64 attacked[2][7]          # [colour][piece type]; index 0 = by anything
     u64 king_zone[2]
     int attackers[2]            # pieces attacking the zone, indexed by the king's colour
@@ -328,7 +331,7 @@ cdef inline void evaluate_pieces(EvalInfo* ei, Position* p, int us, int piece_ty
     attacks. Called with a constant piece_type, so each call inlines to straight-line code."""
     cdef int them = us ^ 1, sign = 1 - 2 * us, sq, r, f
     cdef u64 b = pieces(p, us, piece_type), att, all_att = 0
-    cdef u64 mobility_area = ~(p.by_color[us] | ei.e.attacks[them])
+    cdef u64 mobility_area = ~(p.by_color[us] | ei.pawn_attacks[them])
     cdef Score* pieces_term = &ei.terms[T_PIECES]
     while b:
         sq = lsb(b)
@@ -343,7 +346,7 @@ cdef inline void evaluate_pieces(EvalInfo* ei, Position* p, int us, int piece_ty
         r = relative_rank(us, sq)
         if piece_type == KNIGHT or piece_type == BISHOP:
             # Outpost: guarded by an own pawn and out of reach of every enemy pawn.
-            if 3 <= r <= 5 and (ei.e.attacks[us] & bb(sq)) and not (ei.e.attack_span[them] & bb(sq)):
+            if 3 <= r <= 5 and (ei.pawn_attacks[us] & bb(sq)) and not (PAWN_ATTACK_SPAN[us][sq] & pieces(p, them, PAWN)):
                 add_param(pieces_term, P_OUTPOST + 2 * (piece_type - KNIGHT), sign)
         elif piece_type == ROOK:
             f = 1 << file_of(sq)
@@ -384,7 +387,7 @@ cdef inline void evaluate_king(EvalInfo* ei, Position* p, int us) noexcept nogil
         king_shelter(ei.e, p, us, ksq)
     ei.terms[T_KING].mg += sign * ei.e.shelter[us].mg
     ei.terms[T_KING].eg += sign * ei.e.shelter[us].eg
-    if ei.attackers[us] <= 1 - popcount(pieces(p, them, QUEEN)):
+    if ei.attackers[us] <= 1 - p.count[make_piece(them, QUEEN)]:
         return
     units = ei.danger[us]
     safe = ~p.by_color[them] & ~ei.attacked[us][0]
@@ -409,7 +412,7 @@ cdef inline void evaluate_threats(EvalInfo* ei, Position* p, int us) noexcept no
     cdef u64 targets = p.by_color[them] & ~p.by_type[KING]
     cdef u64 lesser = ((ei.attacked[us][KNIGHT] | ei.attacked[us][BISHOP]) & (p.by_type[ROOK] | p.by_type[QUEEN])) \
         | (ei.attacked[us][ROOK] & p.by_type[QUEEN])
-    add_param(&ei.terms[T_THREATS], P_THREAT_PAWN, sign * popcount(ei.e.attacks[us] & targets & ~p.by_type[PAWN]))
+    add_param(&ei.terms[T_THREATS], P_THREAT_PAWN, sign * popcount(ei.pawn_attacks[us] & targets & ~p.by_type[PAWN]))
     add_param(&ei.terms[T_THREATS], P_HANGING, sign * popcount(targets & ei.attacked[us][0] & ~ei.attacked[them][0]))
     add_param(&ei.terms[T_THREATS], P_THREAT_LESSER, sign * popcount(lesser & targets))
 
@@ -418,7 +421,7 @@ cdef inline void evaluate_passed(EvalInfo* ei, Position* p, int us) noexcept nog
     """King proximity to each passed pawn's stop square, which matters more the further the
     pawn is, and the rule of the square against a king without pieces."""
     cdef int them = us ^ 1, sign = 1 - 2 * us, sq, r, stop, queening, moves
-    cdef u64 b = ei.e.passed[us]
+    cdef u64 b = ei.e.passed & ei.e.pawns[us]
     cdef bint bare = not (p.by_color[them] & ~(p.by_type[PAWN] | p.by_type[KING]))
     while b:
         sq = lsb(b)
@@ -453,9 +456,10 @@ cdef inline int evaluate_traced(Position* p, PawnTable* pt, Score* trace, int* p
         ei.ksq[c] = king_square(p, c)
         ei.king_zone[c] = KING_ATTACKS[ei.ksq[c]] | bb(ei.ksq[c])
         ei.attackers[c] = ei.danger[c] = 0
-        ei.attacked[c][PAWN] = ei.e.attacks[c]
+        ei.pawn_attacks[c] = pawn_attacks_bb(pieces(p, c, PAWN), c)
+        ei.attacked[c][PAWN] = ei.pawn_attacks[c]
         ei.attacked[c][KING] = KING_ATTACKS[ei.ksq[c]]
-        ei.attacked[c][0] = ei.e.attacks[c] | KING_ATTACKS[ei.ksq[c]]
+        ei.attacked[c][0] = ei.pawn_attacks[c] | KING_ATTACKS[ei.ksq[c]]
 
     # Material and piece-square tables: one pass over the board with the combined PSQ table,
     # then material from the piece counts is split off for the report.
@@ -737,6 +741,8 @@ def load_eval_params(path):
 
 
 _apply_params([value for _, value in _DEFAULTS])
+if sizeof(PawnEntry) != 64:
+    raise ImportError(f"PawnEntry is {sizeof(PawnEntry)} bytes; it must fill exactly one 64-byte cache line")
 
 # One pawn table for evaluations asked for from Python (which hold the GIL, so one suffices).
 cdef PawnTable PY_PAWN_TABLE
