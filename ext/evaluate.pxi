@@ -139,7 +139,7 @@ cdef void init_evaluation() noexcept nogil:
         for s2 in range(64):
             df = file_of(sq) - file_of(s2)
             dr = rank_of(sq) - rank_of(s2)
-            DISTANCE[sq][s2] = max(abs(df), abs(dr))
+            DISTANCE[sq][s2] = max(df if df > 0 else -df, dr if dr > 0 else -dr)
     for c in range(2):
         for f in range(8):
             NOT_BEHIND[c][f] = 0
@@ -222,7 +222,7 @@ cdef void pawn_table_free(PawnTable* pt) noexcept nogil:
     pt.entries = NULL
 
 cdef void evaluate_pawns(PawnEntry* e, int us) noexcept nogil:
-    """Structure terms of one side's pawns, plus the masks the rest of the evaluation needs."""
+    """Structure terms of one side's pawns, its passed pawns and its pawnless files."""
     cdef int them = us ^ 1, up = 8 if us == WHITE else -8
     cdef u64 ours = e.pawns[us], theirs = e.pawns[them], b = ours, adjacent, files
     cdef int sq, r
