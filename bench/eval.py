@@ -28,7 +28,7 @@ def main() -> None:
     for label, log2 in (("warm pawn table", 14), ("cold pawn table", 1)):
         wall, cpu = [], []
         for _ in range(args.runs):
-            evals, seconds, cpu_seconds = _core.eval_speed(fens, args.rounds, log2)
+            evals, seconds, cpu_seconds, _ = _core.eval_speed(fens, args.rounds, log2)
             wall.append(evals / seconds)
             cpu.append(evals / cpu_seconds)
         print(f"{label}: {statistics.median(wall) / 1e6:.2f} M evals/s wall, "

@@ -770,9 +770,10 @@ cdef dict py_eval_terms(Position* p):
 
 
 def eval_speed(list fens, int rounds=100, int log2_pawn_entries=14):
-    """(evaluations, wall seconds, thread CPU seconds) for `rounds` passes of evaluate() over the
-    FENs in one thread with one pawn table (log2_pawn_entries=1 makes most probes miss). CPU time
-    is the fairer number on a shared machine."""
+    """(evaluations, wall seconds, thread CPU seconds, sum of all scores) for `rounds` passes of
+    evaluate() over the FENs, without the GIL and with a pawn table of its own, so several Python
+    threads may run it at once (log2_pawn_entries=1 makes most probes miss). CPU time is the
+    fairer number on a shared machine; the sum checks that threads agree."""
     from time import perf_counter, thread_time
     cdef int n = len(fens), i, k
     cdef long long sink = 0
@@ -801,4 +802,4 @@ def eval_speed(list fens, int rounds=100, int log2_pawn_entries=14):
         pawn_table_free(&table)
         free(positions)
         free(states)
-    return n * rounds, seconds, cpu_seconds
+    return n * rounds, seconds, cpu_seconds, sink

@@ -180,6 +180,24 @@ def test_pawn_table_follows_parameter_changes():
     assert evaluate(fen) < before - 100
 
 
+def test_evaluation_runs_in_parallel_threads_without_the_gil():
+    # Each call evaluates without the GIL using its own pawn table; concurrent runs must agree
+    # with a sequential one (and with Board.evaluate, which uses the Python-side table).
+    import threading
+
+    fens = perft_fens()[::10]
+    expected = core.eval_speed(fens, 3, 10)[3]
+    assert expected == 3 * sum(evaluate(fen) for fen in fens)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(core.eval_speed(fens, 3, 8)[3]))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 4
+
+
 # --- parameter table and files ---------------------------------------------------------------
 
 def test_parameter_names_are_unique_and_cover_the_groups():
