@@ -3,16 +3,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 
 from ._core import STARTING_FEN, Board, FenError
+from . import match
+from .bench import DEFAULT_DEPTH, run_bench
 from .session import Session
 from .uci import UciFrontEnd
 
 
+_output_lock = threading.Lock()
+
+
 def write_line(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    # The reader and the search thread both write; a line must never be interleaved.
+    with _output_lock:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
 
 
 def run_protocol() -> int:
@@ -43,7 +51,22 @@ def main(argv: list[str] | None = None) -> int:
     perft.add_argument("depth", type=int, help="plies to search (1 or more)")
     perft.add_argument("--fen", default=STARTING_FEN, help="position (FEN, X-FEN or Shredder-FEN)")
     perft.add_argument("--chess960", action="store_true", help="Chess960 castling notation")
+    bench = commands.add_parser("bench", help="search fixed positions; print the node count and speed")
+    bench.add_argument("depth", type=int, nargs="?", default=DEFAULT_DEPTH, help="search depth")
+    bench.add_argument("--threads", type=int, default=1, help="search threads")
+    bench.add_argument("--hash", type=int, default=16, help="hash table size in MB")
+    match.add_arguments(commands.add_parser(
+        "match", help="play engines against each other (UCI or xboard) and report Elo",
+        description="Play a match or gauntlet between UCI/xboard engines, with openings, clocks, "
+                    "adjudication, PGN output, Elo with a 95%% interval and an optional SPRT."))
     args = parser.parse_args(argv)
+    if args.command == "match":
+        return match.run(args)
+    if args.command == "bench":
+        if args.depth < 1 or args.threads < 1 or args.hash < 1:
+            parser.error("depth, threads and hash must be 1 or more")
+        run_bench(write_line, args.depth, args.threads, args.hash)
+        return 0
     if args.command == "perft":
         if args.depth < 1:
             parser.error("perft depth must be 1 or more")

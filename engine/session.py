@@ -1,4 +1,4 @@
-"""The game a front-end is talking about: the current position and the options that shape it.
+"""The game a front-end is talking about: the position, its options and the search manager.
 
 Front-ends translate protocol text into calls on a Session; a Session validates everything
 before changing anything, so a rejected command leaves the previous state intact.
@@ -6,15 +6,18 @@ before changing anything, so a rejected command leaves the previous state intact
 from __future__ import annotations
 
 from ._core import STARTING_FEN, Board
+from .manager import SearchManager
 
 
 class Session:
     def __init__(self) -> None:
         self.chess960 = False
         self.board = Board()
+        self.manager = SearchManager()
 
     def new_game(self) -> None:
         self.board = Board(chess960=self.chess960)
+        self.manager.clear()
 
     def set_chess960(self, enabled: bool) -> None:
         self.chess960 = enabled

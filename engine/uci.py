@@ -1,36 +1,103 @@
-"""UCI front-end: reads UCI commands, drives a Session, writes UCI replies.
+"""UCI front-end: reads UCI commands, drives the Session and the SearchManager, writes replies.
 
-It translates text only. Every error is reported as `info string ...` and the engine keeps its
-previous state and keeps reading.
+It translates text only. Every error is reported as `info string error: ...`; the engine keeps
+its previous state and keeps reading. Searches run in the background, so `stop` and `isready`
+are answered at once.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from . import __version__
 from ._core import FenError, IllegalMoveError
+from .bench import DEFAULT_DEPTH, run_bench
 from .session import Session
+from .timeman import Limits
 
 ENGINE_NAME = f"Pyrope {__version__}"
 ENGINE_AUTHOR = "the Pyrope developers"
+
+GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+GO_FLAGS = ("infinite", "ponder")
 
 
 class UciError(ValueError):
     """A command that cannot be carried out; its message goes to the GUI as info string."""
 
 
+@dataclass
+class SpinOption:
+    default: int
+    minimum: int
+    maximum: int
+
+
+SPIN_OPTIONS = {
+    "Hash": SpinOption(16, 1, 65536),
+    "Threads": SpinOption(1, 1, 256),
+    "MultiPV": SpinOption(1, 1, 64),
+    "Move Overhead": SpinOption(30, 0, 5000),
+}
+
+
+def parse_go(args: list[str], report: Callable[[str], None]) -> Limits:
+    """Limits from `go` arguments. A bad or absurd value is reported and made harmless, so that
+    the GUI still gets a prompt, legal bestmove."""
+    limits = Limits()
+    words = iter(args)
+    for word in words:
+        if word in GO_NUMBERS:
+            text = next(words, "")
+            try:
+                value = int(text)
+            except ValueError:
+                report(f"go {word} needs a whole number, not {text!r}; ignored")
+                continue
+            if word in ("depth", "nodes", "mate", "movetime", "movestogo") and value <= 0:
+                report(f"go {word} {value} is not positive; using 1")
+                value = 1
+            setattr(limits, word, value)
+        elif word in GO_FLAGS:
+            if word == "infinite":
+                limits.infinite = True
+        elif word == "searchmoves":
+            limits.searchmoves = [move for move in words]
+        else:
+            report(f"unknown go parameter {word!r}; ignored")
+    return limits
+
+
+def format_info(info: dict) -> str:
+    if "currmove" in info:
+        return f"info depth {info['depth']} currmove {info['currmove']} currmovenumber {info['currmovenumber']}"
+    score = f"mate {info['mate']}" if "mate" in info else f"cp {info['cp']}"
+    if info.get("lowerbound"):
+        score += " lowerbound"
+    elif info.get("upperbound"):
+        score += " upperbound"
+    return (f"info depth {info['depth']} seldepth {info['seldepth']} multipv {info['multipv']} "
+            f"score {score} nodes {info['nodes']} nps {info['nps']} hashfull {info['hashfull']} "
+            f"tbhits 0 time {info['time_ms']} pv {' '.join(info['pv'])}")
+
+
 class UciFrontEnd:
     def __init__(self, session: Session, write: Callable[[str], None]) -> None:
         self.session = session
+        self.manager = session.manager
         self.write = write
         self.commands = {
             "uci": self.uci,
+            "debug": lambda args: None,
             "isready": lambda args: self.write("readyok"),
+            "register": lambda args: None,
             "ucinewgame": lambda args: self.session.new_game(),
             "setoption": self.setoption,
             "position": self.position,
             "go": self.go,
+            "stop": lambda args: self.manager.stop(),
             "d": lambda args: self.write(self.describe()),
+            "bench": self.bench,
         }
 
     def handle(self, line: str) -> bool:
@@ -40,6 +107,8 @@ class UciFrontEnd:
             return True
         command, args = words[0], words[1:]
         if command == "quit":
+            self.manager.stop()
+            self.manager.wait()
             return False
         handler = self.commands.get(command)
         try:
@@ -47,17 +116,25 @@ class UciFrontEnd:
                 raise UciError(f"unknown command: {line.strip()}")
             handler(args)
         except (UciError, FenError, IllegalMoveError) as error:
-            self.write(f"info string error: {error}")
+            self.error(str(error))
         return True
 
     def run(self, lines: Iterable[str]) -> None:
         for line in lines:
             if not self.handle(line):
-                break
+                return
+        self.manager.stop()
+        self.manager.wait()
+
+    def error(self, message: str) -> None:
+        self.write(f"info string error: {message}")
 
     def uci(self, args: list[str]) -> None:
         self.write(f"id name {ENGINE_NAME}")
         self.write(f"id author {ENGINE_AUTHOR}")
+        for name, spin in SPIN_OPTIONS.items():
+            self.write(f"option name {name} type spin default {spin.default} min {spin.minimum} max {spin.maximum}")
+        self.write("option name Clear Hash type button")
         self.write("option name UCI_Chess960 type check default false")
         self.write("uciok")
 
@@ -66,13 +143,37 @@ class UciFrontEnd:
         if not text.startswith("name "):
             raise UciError(f"setoption needs 'name <id> [value <x>]', got: {text}")
         name, _, value = text[5:].partition(" value ")
-        name = name.strip()
-        if name.lower() == "uci_chess960":
-            if value.strip().lower() not in ("true", "false"):
-                raise UciError(f"UCI_Chess960 takes true or false, not {value.strip()!r}")
-            self.session.set_chess960(value.strip().lower() == "true")
-        else:
+        name, value = name.strip(), value.strip()
+        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, "Clear Hash", "UCI_Chess960")}.get(name.lower())
+        if canonical is None:
             raise UciError(f"no such option: {name}")
+        if canonical == "Clear Hash":
+            self.manager.clear()
+        elif canonical == "UCI_Chess960":
+            if value.lower() not in ("true", "false"):
+                raise UciError(f"UCI_Chess960 takes true or false, not {value!r}")
+            self.session.set_chess960(value.lower() == "true")
+        else:
+            self.set_spin(canonical, value)
+
+    def set_spin(self, name: str, value: str) -> None:
+        spin = SPIN_OPTIONS[name]
+        try:
+            number = int(value)
+        except ValueError:
+            raise UciError(f"{name} takes a whole number, not {value!r}") from None
+        if not spin.minimum <= number <= spin.maximum:
+            raise UciError(f"{name} must be between {spin.minimum} and {spin.maximum}, not {number}")
+        if name == "Hash":
+            granted = self.manager.set_hash(number)
+            if granted < number:
+                self.write(f"info string Hash {number} MB cannot be used here; using {granted} MB")
+        elif name == "Threads":
+            self.manager.set_threads(number)
+        elif name == "MultiPV":
+            self.manager.multipv = number
+        elif name == "Move Overhead":
+            self.manager.move_overhead = number
 
     def position(self, args: list[str]) -> None:
         moves: list[str] = []
@@ -88,17 +189,43 @@ class UciFrontEnd:
         self.session.set_position(fen, moves)
 
     def go(self, args: list[str]) -> None:
-        if args[:1] != ["perft"]:
-            raise UciError("this build has no search yet; only 'go perft <depth>' is available")
-        if len(args) != 2 or not args[1].isdigit() or int(args[1]) < 1:
+        if args[:1] == ["perft"]:
+            self.perft(args[1:])
+            return
+        limits = parse_go(args, self.error)
+        for move in limits.searchmoves:
+            self.session.board.move_code(move)      # raises IllegalMoveError naming the move
+        outcome = self.session.board.outcome()
+        if not self.session.board.has_legal_moves():
+            self.write(f"info string no legal moves: {outcome[1]}, {outcome[0]}")
+            self.write("bestmove 0000")
+            return
+        self.manager.start(self.session.board, limits, self.send_infos, self.send_bestmove)
+
+    def send_infos(self, infos: list[dict]) -> None:
+        for info in infos:
+            self.write(format_info(info))
+
+    def send_bestmove(self, result: dict) -> None:
+        ponder = f" ponder {result['ponder']}" if result["ponder"] else ""
+        self.write(f"bestmove {result['move']}{ponder}")
+
+    def perft(self, args: list[str]) -> None:
+        if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
             raise UciError("go perft needs a depth of 1 or more")
         total = 0
-        for move, nodes in self.session.perft_divide(int(args[1])):
+        for move, nodes in self.session.perft_divide(int(args[0])):
             self.write(f"{move}: {nodes}")
             total += nodes
         self.write("")
         self.write(f"Nodes searched: {total}")
         self.write("")
+
+    def bench(self, args: list[str]) -> None:
+        if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
+            raise UciError("bench takes an optional depth of 1 or more")
+        self.manager.wait()
+        run_bench(self.write, int(args[0]) if args else DEFAULT_DEPTH)
 
     def describe(self) -> str:
         board = self.session.board

@@ -5,10 +5,14 @@
 include "bitboard.pxi"
 include "position.pxi"
 include "movegen.pxi"
-include "evaluate.pxi"
 include "perft.pxi"
+include "evaluate.pxi"
+include "tt.pxi"
+include "search.pxi"
 include "board.pxi"
+include "search_api.pxi"
 
 init_bitboards()
 init_zobrist()
 init_evaluation()
+init_search_tables()

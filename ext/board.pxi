@@ -125,11 +125,14 @@ cdef void parse_fen(Position* p, str fen) except *:
         raise FenError("halfmove clock and fullmove number must be whole numbers") from None
     if halfmove < 0 or fullmove < 0:
         raise FenError("halfmove clock and fullmove number cannot be negative")
+    if halfmove >= 1 << 30 or fullmove >= 1 << 29:
+        raise FenError("halfmove clock or fullmove number too large")
     p.st.rule50 = halfmove
     p.game_ply = 2 * (max(fullmove, 1) - 1) + p.side
     if attackers_to(p, king_square(p, p.side ^ 1), occupied(p)) & p.by_color[p.side]:
         raise FenError("the side not to move is in check")
     p.st.key = compute_key(p)
+    p.st.repetition_key = repetition_key(p)
 
 
 cdef str castling_field(Position* p, bint shredder):
@@ -152,8 +155,7 @@ cdef str castling_field(Position* p, bint shredder):
 
 
 cdef str position_fen(Position* p, bint shredder):
-    cdef Move moves[MAX_MOVES]
-    cdef int sq, empty, i, n
+    cdef int sq, empty
     rows = []
     for rank in range(7, -1, -1):
         row = ""
@@ -168,13 +170,8 @@ cdef str position_fen(Position* p, bint shredder):
             else:
                 empty += 1
         rows.append(row + (str(empty) if empty else ""))
-    ep = "-"
-    if p.st.ep != NO_SQ:
-        # Shown only when an en-passant capture is actually legal, as python-chess does.
-        n = generate(p, moves, GEN_CAPTURES)
-        for i in range(n):
-            if move_kind(moves[i]) == EN_PASSANT:
-                ep = square_name(p.st.ep)
+    # Shown only when an en-passant capture is actually legal, as python-chess does.
+    ep = square_name(p.st.ep) if p.st.ep != NO_SQ and repetition_key(p) == p.st.key else "-"
     return " ".join(["/".join(rows), "wb"[p.side], castling_field(p, shredder), ep,
                      str(p.st.rule50), str(p.game_ply // 2 + 1)])
 
@@ -184,7 +181,8 @@ cdef str move_uci(Position* p, Move m):
     if m == MOVE_NONE or m == MOVE_NULL:
         return "0000"
     if move_kind(m) == CASTLING and not p.chess960 and file_of(frm) == 4 and file_of(to) in (0, 7):
-        to = castling_king_to(color_of(p.board[frm]), frm, to)
+        # The colour comes from the rank: the king may no longer stand on frm (move_stack).
+        to = castling_king_to(WHITE if rank_of(frm) == 0 else BLACK, frm, to)
     text = square_name(frm) + square_name(to)
     if move_kind(m) == PROMOTION:
         text += "nbrq"[promotion_type(m) - KNIGHT]

@@ -82,17 +82,14 @@ cdef int generate_pawn_moves(Position* p, Move* moves, int n, u64 pawns, u64 all
     return n
 
 
-cdef int generate_en_passant(Position* p, Move* moves, int n, int ksq, u64 occ) noexcept nogil:
-    cdef int us = p.side, ep = p.st.ep, frm
-    cdef int capsq = ep - 8 if us == WHITE else ep + 8
-    cdef u64 after
-    cdef u64 candidates = PAWN_ATTACKS[us ^ 1][ep] & pieces(p, us, PAWN)
+cdef int generate_en_passant(Position* p, Move* moves, int n) noexcept nogil:
+    cdef int frm
+    cdef u64 candidates = PAWN_ATTACKS[p.side ^ 1][p.st.ep] & pieces(p, p.side, PAWN)
     while candidates:
         frm = lsb(candidates)
         candidates &= candidates - 1
-        after = (occ ^ bb(frm) ^ bb(capsq)) | bb(ep)
-        if not (attackers_to(p, ksq, after) & p.by_color[us ^ 1] & ~bb(capsq)):
-            moves[n] = make_move(frm, ep, EN_PASSANT)
+        if en_passant_is_legal(p, frm):
+            moves[n] = make_move(frm, p.st.ep, EN_PASSANT)
             n += 1
     return n
 
@@ -163,7 +160,7 @@ cdef int generate(Position* p, Move* moves, int kind) noexcept nogil:
         b &= b - 1
         n = generate_pawn_moves(p, moves, n, bb(frm), LINE[ksq][frm], capture_targets, quiet_targets, kind)
     if p.st.ep != NO_SQ and (kind & GEN_CAPTURES):
-        n = generate_en_passant(p, moves, n, ksq, occ)
+        n = generate_en_passant(p, moves, n)
 
     # A pinned knight can never move.
     b = pieces(p, us, KNIGHT) & ~pinned

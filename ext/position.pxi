@@ -59,7 +59,8 @@ cdef inline int color_of(int piece) noexcept nogil:
     return piece >> 3
 
 cdef struct StateInfo:
-    u64 key
+    u64 key             # Polyglot key: en passant counts when a pawn merely stands ready
+    u64 repetition_key  # en passant counts only when the capture is legal (FIDE 9.2.3)
     int castling        # WHITE_OO | ... bits still held
     int ep              # en-passant target, set only if a pawn of the side to move attacks it
     int rule50
@@ -155,6 +156,27 @@ cdef inline int castling_rook_to(int color, int king_from, int rook_from) noexce
     return (5 if rook_from > king_from else 3) + 56 * color
 
 
+cdef inline bint en_passant_is_legal(Position* p, int frm) noexcept nogil:
+    """Whether the pawn on frm may capture en passant: the capture must not leave the king
+    attacked, which a pin along the rank of both pawns can cause."""
+    cdef int us = p.side, ep = p.st.ep
+    cdef int capsq = ep - 8 if us == WHITE else ep + 8
+    cdef u64 after = (occupied(p) ^ bb(frm) ^ bb(capsq)) | bb(ep)
+    return not (attackers_to(p, king_square(p, us), after) & p.by_color[us ^ 1] & ~bb(capsq))
+
+
+cdef u64 repetition_key(Position* p) noexcept nogil:
+    cdef u64 candidates
+    if p.st.ep == NO_SQ:
+        return p.st.key
+    candidates = PAWN_ATTACKS[p.side ^ 1][p.st.ep] & pieces(p, p.side, PAWN)
+    while candidates:
+        if en_passant_is_legal(p, lsb(candidates)):
+            return p.st.key
+        candidates &= candidates - 1
+    return p.st.key ^ EP_KEY[file_of(p.st.ep)]
+
+
 cdef void do_move(Position* p, Move m) noexcept nogil:
     cdef StateInfo* old = p.st
     cdef StateInfo* st = old + 1
@@ -210,6 +232,7 @@ cdef void do_move(Position* p, Move m) noexcept nogil:
     st.key = key
     p.side = them
     p.game_ply += 1
+    st.repetition_key = repetition_key(p) if st.ep != NO_SQ else key
 
 
 cdef void undo_move(Position* p, Move m) noexcept nogil:
@@ -235,6 +258,30 @@ cdef void undo_move(Position* p, Move m) noexcept nogil:
     p.st -= 1
 
 
+cdef void do_null_move(Position* p) noexcept nogil:
+    """Pass the turn (null-move pruning): same pieces, other side to move, no en passant."""
+    cdef StateInfo* old = p.st
+    cdef StateInfo* st = old + 1
+    st[0] = old[0]
+    st.key ^= SIDE_KEY
+    if old.ep != NO_SQ:
+        st.key ^= EP_KEY[file_of(old.ep)]
+        st.ep = NO_SQ
+    st.repetition_key = st.key
+    st.rule50 += 1
+    st.plies_from_null = 0
+    st.captured = 0
+    p.st = st
+    p.side ^= 1
+    p.game_ply += 1
+
+
+cdef void undo_null_move(Position* p) noexcept nogil:
+    p.st -= 1
+    p.side ^= 1
+    p.game_ply -= 1
+
+
 cdef int repetitions(Position* p) noexcept nogil:
     """How many earlier positions in the reversible stretch equal the current one."""
     cdef int distance = p.st.rule50 if p.st.rule50 < p.st.plies_from_null else p.st.plies_from_null
@@ -243,7 +290,7 @@ cdef int repetitions(Position* p) noexcept nogil:
     if distance > available:
         distance = available
     while i <= distance:
-        if (p.st - i).key == p.st.key:
+        if (p.st - i).repetition_key == p.st.repetition_key:
             found += 1
         i += 2
     return found
@@ -313,6 +360,7 @@ cdef void clear_position(Position* p) noexcept nogil:
     p.game_ply = 0
     p.st = p.states
     p.st.key = 0
+    p.st.repetition_key = 0
     p.st.castling = 0
     p.st.ep = NO_SQ
     p.st.rule50 = 0

@@ -106,3 +106,48 @@ def test_perft_subcommand_rejects_a_bad_fen_with_a_reason():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "kings" in result.stderr
+
+
+def test_python_chess_plays_a_game_and_analyses_over_uci():
+    with chess.engine.SimpleEngine.popen_uci(PYROPE) as engine:
+        engine.configure({"Hash": 32, "Threads": 2})
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 40:
+            result = engine.play(board, chess.engine.Limit(white_clock=2, black_clock=2, white_inc=0.05,
+                                                           black_inc=0.05))
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        infos = engine.analyse(chess.Board(KIWIPETE), chess.engine.Limit(depth=6), multipv=3)
+        assert [info["multipv"] for info in infos] == [1, 2, 3]
+        assert len({info["pv"][0] for info in infos}) == 3
+
+
+def test_stop_ends_an_infinite_search_with_a_legal_move():
+    with chess.engine.SimpleEngine.popen_uci(PYROPE) as engine:
+        with engine.analysis(chess.Board(KIWIPETE)) as analysis:
+            for info in analysis:
+                if info.get("depth", 0) >= 5:
+                    break
+        assert analysis.info.get("pv")
+        # The engine answers at once after stop, and stays usable.
+        assert engine.play(chess.Board(), chess.engine.Limit(depth=3)).move in chess.Board().legal_moves
+
+
+def test_absurd_go_limits_still_give_a_prompt_legal_move():
+    lines = converse("position startpos", "go depth 0 nodes -5 wtime -100 btime x", "isready")
+    bestmoves = [line for line in lines if line.startswith("bestmove")]
+    assert len(bestmoves) == 1
+    assert chess.Move.from_uci(bestmoves[0].split()[1]) in chess.Board().legal_moves
+    assert any("info string" in line for line in lines)
+
+
+def test_mated_position_returns_0000():
+    lines = converse("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3")
+    assert "bestmove 0000" in lines
+    assert any("1-0" in line for line in lines if line.startswith("info string"))
+
+
+def test_bench_prints_a_node_count_and_speed():
+    lines = converse("bench 4")
+    assert any(line.startswith("Nodes searched  : ") for line in lines)
+    assert any(line.startswith("Nodes/second    : ") for line in lines)

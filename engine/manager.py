@@ -1,0 +1,70 @@
+"""The search manager: the one place front-ends start and stop searches.
+
+It runs each search on a background thread (the Cython search drops the GIL, so the protocol
+reader stays responsive), forwards info lines, and hands the final result to a callback. In
+infinite mode the result is held back until `stop`, as UCI requires.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from ._core import Board, Search
+from .timeman import Limits, allocate
+
+InfoCallback = Callable[[list[dict]], None]
+DoneCallback = Callable[[dict], None]
+
+
+class SearchManager:
+    def __init__(self) -> None:
+        self.search = Search(threads=1, hash_mb=16)
+        self.multipv = 1
+        self.move_overhead = 30
+        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
+
+    @property
+    def searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def set_hash(self, megabytes: int) -> int:
+        self.wait()
+        return self.search.set_hash(megabytes)
+
+    def set_threads(self, threads: int) -> int:
+        self.wait()
+        return self.search.set_threads(threads)
+
+    def clear(self) -> None:
+        self.wait()
+        self.search.clear()
+
+    def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
+        """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
+        self.stop()
+        self.wait()
+        budget = allocate(limits, board.white_to_move, self.move_overhead)
+        board = board.copy()
+        self._stopped.clear()
+
+        def run() -> None:
+            result = self.search.run(
+                board, depth=limits.depth, nodes=limits.nodes, soft_ms=budget.soft_ms,
+                hard_ms=budget.hard_ms, mate=limits.mate, multipv=self.multipv,
+                searchmoves=limits.searchmoves, info=on_info)
+            if limits.infinite:
+                self._stopped.wait()
+            on_done(result)
+
+        self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.search.stop()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None

@@ -1,0 +1,667 @@
+# Alpha-beta search, entirely in C without the GIL: iterative deepening, principal variation
+# search with aspiration windows, quiescence search, null-move/futility/late-move pruning and
+# reductions, and move ordering by TT move, SEE/MVV-LVA, killers, counter-moves and history.
+# Several workers (Lazy SMP) search the same root and share only the transposition table and
+# the stop flag.
+
+from libc.math cimport log
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from libc.stdlib cimport calloc
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    static inline int pyrope_load(int* flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
+    static inline void pyrope_store(int* flag, int value) { __atomic_store_n(flag, value, __ATOMIC_RELAXED); }
+    """
+    int atomic_load "pyrope_load"(int* flag) noexcept nogil
+    void atomic_store "pyrope_store"(int* flag, int value) noexcept nogil
+
+cdef class Search    # defined in search_api.pxi; the main worker reports through it
+
+cdef enum:
+    VALUE_INFINITE = 32001
+    MAX_ROOT_PV = 64
+    MAX_WORKERS = 256
+    HISTORY_MAX = 16384
+
+cdef int LMR_TABLE[64][64]
+
+cdef void init_search_tables() noexcept nogil:
+    cdef int d, m
+    for d in range(64):
+        for m in range(64):
+            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(0.75 + log(d) * log(m) / 2.25)
+
+cdef inline long long now_ms() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1000 + ts.tv_nsec // 1000000
+
+
+cdef struct RootMove:
+    Move move
+    int score           # this iteration's score (-VALUE_INFINITE until searched)
+    int previous_score  # the last completed iteration's, for ordering and reports
+    int bound           # BOUND_EXACT, or LOWER/UPPER when it failed high/low in an aspiration window
+    int seldepth
+    int pv_length
+    Move pv[MAX_SEARCH_PLY]
+
+cdef struct Frame:
+    Move move           # the move made from this ply
+    int moved_piece
+    int static_eval
+    Move killers[2]
+
+cdef struct SearchShared:
+    TTable tt
+    int stop                # set by the GUI, the clock, a limit or the main worker
+    long long start_ms
+    long long soft_ms       # do not start a new iteration after this (0: none)
+    long long hard_ms       # abort the search after this (0: none)
+    u64 node_limit          # 0: none
+    int depth_limit
+    int mate_limit          # moves; 0: none
+    int multipv
+    int searchmoves_count
+    Move searchmoves[MAX_MOVES]
+    int worker_count
+    void* workers[MAX_WORKERS]
+
+cdef struct Worker:
+    Position pos
+    SearchShared* shared
+    PawnTable pawns
+    int id
+    u64 nodes
+    int seldepth
+    int completed_depth
+    int root_count
+    int pv_index
+    int nmp_min_ply         # null move is off below this ply while verifying
+    RootMove roots[MAX_MOVES]
+    RootMove best[MAX_ROOT_PV]   # the lines of the last completed iteration
+    int best_count
+    Frame frames[MAX_SEARCH_PLY + 4]
+    int history[2][64][64]
+    Move counters[16][64]
+    Move pv[MAX_SEARCH_PLY + 1][MAX_SEARCH_PLY + 1]
+    int pv_length[MAX_SEARCH_PLY + 1]
+    void* reporter          # the Python Search object (main worker only), called with the GIL
+
+
+cdef inline u64 total_nodes(SearchShared* s) noexcept nogil:
+    cdef u64 n = 0
+    cdef int i
+    for i in range(s.worker_count):
+        n += (<Worker*>s.workers[i]).nodes
+    return n
+
+cdef inline bint stopped(Worker* w) noexcept nogil:
+    return atomic_load(&w.shared.stop) != 0
+
+cdef void poll_limits(Worker* w) noexcept nogil:
+    # Called every 2048 nodes by the main worker: cheap enough, and well under a millisecond.
+    cdef SearchShared* s = w.shared
+    if s.hard_ms and now_ms() - s.start_ms >= s.hard_ms:
+        atomic_store(&s.stop, 1)
+    if s.node_limit and total_nodes(s) >= s.node_limit:
+        atomic_store(&s.stop, 1)
+
+
+# --- static exchange evaluation -------------------------------------------------------------
+
+cdef bint see_ge(Position* p, Move m, int threshold) noexcept nogil:
+    """Whether the exchange sequence started by m wins at least `threshold` (Stockfish's swap)."""
+    cdef int frm = move_from(m), to = move_to(m), stm, res = 1, swap
+    cdef u64 occ, attackers, stm_attackers, b
+    if move_kind(m) != NORMAL:
+        return 0 >= threshold
+    swap = PIECE_VALUE[type_of(p.board[to])] - threshold
+    if swap < 0:
+        return False
+    swap = PIECE_VALUE[type_of(p.board[frm])] - swap
+    if swap <= 0:
+        return True
+    occ = occupied(p) ^ bb(frm) ^ bb(to)
+    stm = p.side
+    attackers = attackers_to(p, to, occ)
+    while True:
+        stm ^= 1
+        attackers &= occ
+        stm_attackers = attackers & p.by_color[stm]
+        if not stm_attackers:
+            break
+        res ^= 1
+        b = stm_attackers & p.by_type[PAWN]
+        if b:
+            swap = PIECE_VALUE[PAWN] - swap
+            if swap < res:
+                break
+            occ ^= b & (~b + 1)
+            attackers |= bishop_attacks(to, occ) & (p.by_type[BISHOP] | p.by_type[QUEEN])
+            continue
+        b = stm_attackers & p.by_type[KNIGHT]
+        if b:
+            swap = PIECE_VALUE[KNIGHT] - swap
+            if swap < res:
+                break
+            occ ^= b & (~b + 1)
+            continue
+        b = stm_attackers & p.by_type[BISHOP]
+        if b:
+            swap = PIECE_VALUE[BISHOP] - swap
+            if swap < res:
+                break
+            occ ^= b & (~b + 1)
+            attackers |= bishop_attacks(to, occ) & (p.by_type[BISHOP] | p.by_type[QUEEN])
+            continue
+        b = stm_attackers & p.by_type[ROOK]
+        if b:
+            swap = PIECE_VALUE[ROOK] - swap
+            if swap < res:
+                break
+            occ ^= b & (~b + 1)
+            attackers |= rook_attacks(to, occ) & (p.by_type[ROOK] | p.by_type[QUEEN])
+            continue
+        b = stm_attackers & p.by_type[QUEEN]
+        if b:
+            swap = PIECE_VALUE[QUEEN] - swap
+            if swap < res:
+                break
+            occ ^= b & (~b + 1)
+            attackers |= (bishop_attacks(to, occ) & (p.by_type[BISHOP] | p.by_type[QUEEN])) \
+                       | (rook_attacks(to, occ) & (p.by_type[ROOK] | p.by_type[QUEEN]))
+            continue
+        # Only the king is left: it may capture only if nothing defends the square.
+        return (res ^ 1) if (attackers & ~p.by_color[stm]) else res
+    return res != 0
+
+
+cdef bint gives_check(Position* p, Move m) noexcept nogil:
+    """Whether m checks the opponent: the attackers on their king after the move, without making it."""
+    cdef int us = p.side, them = p.side ^ 1, frm = move_from(m), to = move_to(m)
+    cdef int ksq = king_square(p, them), moved = type_of(p.board[frm]), kto, rto
+    cdef u64 occ = occupied(p), own = p.by_color[us]
+    cdef u64 types[7]
+    cdef int i
+    for i in range(7):
+        types[i] = p.by_type[i] & own
+    if move_kind(m) == CASTLING:
+        kto = castling_king_to(us, frm, to)
+        rto = castling_rook_to(us, frm, to)
+        occ = (occ ^ bb(frm) ^ bb(to)) | bb(kto) | bb(rto)
+        types[ROOK] = (types[ROOK] ^ bb(to)) | bb(rto)
+    else:
+        occ = (occ ^ bb(frm)) | bb(to)
+        if move_kind(m) == EN_PASSANT:
+            occ ^= bb(to - 8 if us == WHITE else to + 8)
+        types[moved] ^= bb(frm)
+        types[promotion_type(m) if move_kind(m) == PROMOTION else moved] |= bb(to)
+    return ((PAWN_ATTACKS[them][ksq] & types[PAWN]) | (KNIGHT_ATTACKS[ksq] & types[KNIGHT])
+            | (bishop_attacks(ksq, occ) & (types[BISHOP] | types[QUEEN]))
+            | (rook_attacks(ksq, occ) & (types[ROOK] | types[QUEEN]))) != 0
+
+
+# --- move ordering -----------------------------------------------------------------------------
+
+cdef enum:
+    SCORE_TT = 1 << 30
+    SCORE_GOOD_CAPTURE = 1 << 28
+    SCORE_KILLER = 1 << 27
+    SCORE_COUNTER = (1 << 27) - 1
+    SCORE_BAD_CAPTURE = -(1 << 28)
+
+cdef inline bint is_capture(Position* p, Move m) noexcept nogil:
+    return (p.board[move_to(m)] != 0 and move_kind(m) != CASTLING) or move_kind(m) == EN_PASSANT
+
+cdef inline int mvv_lva(Position* p, Move m) noexcept nogil:
+    cdef int victim = PAWN if move_kind(m) == EN_PASSANT else type_of(p.board[move_to(m)])
+    cdef int bonus = PIECE_VALUE[promotion_type(m)] if move_kind(m) == PROMOTION else 0
+    return (PIECE_VALUE[victim] + bonus) * 8 - type_of(p.board[move_from(m)])
+
+cdef void score_moves(Worker* w, Move* moves, int* scores, int n, Move tt_move, int ply) noexcept nogil:
+    cdef Position* p = &w.pos
+    cdef int i
+    cdef Move m, counter = MOVE_NONE
+    cdef Frame* previous
+    if ply > 0 and w.frames[ply - 1].move != MOVE_NULL and w.frames[ply - 1].move != MOVE_NONE:
+        previous = &w.frames[ply - 1]
+        counter = w.counters[previous.moved_piece][move_to(previous.move)]
+    for i in range(n):
+        m = moves[i]
+        if m == tt_move:
+            scores[i] = SCORE_TT
+        elif is_capture(p, m) or move_kind(m) == PROMOTION:
+            scores[i] = mvv_lva(p, m) + (SCORE_GOOD_CAPTURE if see_ge(p, m, 0) else SCORE_BAD_CAPTURE)
+        elif m == w.frames[ply].killers[0]:
+            scores[i] = SCORE_KILLER
+        elif m == w.frames[ply].killers[1]:
+            scores[i] = SCORE_KILLER - 1
+        elif m == counter:
+            scores[i] = SCORE_COUNTER - 1
+        else:
+            scores[i] = w.history[p.side][move_from(m)][move_to(m)]
+
+cdef inline Move pick_next(Move* moves, int* scores, int n, int start) noexcept nogil:
+    """Selection sort, one step: bring the best-scored remaining move to `start`."""
+    cdef int best = start, i, s
+    cdef Move m
+    for i in range(start + 1, n):
+        if scores[i] > scores[best]:
+            best = i
+    m = moves[best]; moves[best] = moves[start]; moves[start] = m
+    s = scores[best]; scores[best] = scores[start]; scores[start] = s
+    return m
+
+cdef inline void update_history(int* entry, int bonus) noexcept nogil:
+    # Gravity keeps entries within +-HISTORY_MAX and lets old knowledge fade.
+    entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+cdef void reward_quiet(Worker* w, Move best, Move* tried, int tried_count, int depth, int ply) noexcept nogil:
+    cdef int bonus = depth * depth if depth < 16 else 256, i
+    cdef Position* p = &w.pos
+    cdef Frame* frame = &w.frames[ply]
+    if frame.killers[0] != best:
+        frame.killers[1] = frame.killers[0]
+        frame.killers[0] = best
+    if ply > 0 and w.frames[ply - 1].move != MOVE_NULL and w.frames[ply - 1].move != MOVE_NONE:
+        w.counters[w.frames[ply - 1].moved_piece][move_to(w.frames[ply - 1].move)] = best
+    update_history(&w.history[p.side][move_from(best)][move_to(best)], bonus)
+    for i in range(tried_count):
+        if tried[i] != best:
+            update_history(&w.history[p.side][move_from(tried[i])][move_to(tried[i])], -bonus)
+
+
+# --- the search --------------------------------------------------------------------------------
+
+cdef inline bint is_draw(Position* p) noexcept nogil:
+    # Inside the tree one repetition is enough: the side that could avoid it would.
+    return p.st.rule50 >= 100 or repetitions(p) > 0 or insufficient_material(p)
+
+cdef inline bint has_non_pawn_material(Position* p, int color) noexcept nogil:
+    return (p.by_color[color] & ~(p.by_type[PAWN] | p.by_type[KING])) != 0
+
+cdef inline void make(Worker* w, Move m, int ply) noexcept nogil:
+    w.frames[ply].move = m
+    w.frames[ply].moved_piece = w.pos.board[move_from(m)]
+    do_move(&w.pos, m)
+    tt_prefetch(&w.shared.tt, w.pos.st.key)
+
+cdef inline void update_pv(Worker* w, int ply, Move m) noexcept nogil:
+    cdef int i
+    w.pv[ply][ply] = m
+    for i in range(ply + 1, w.pv_length[ply + 1]):
+        w.pv[ply][i] = w.pv[ply + 1][i]
+    w.pv_length[ply] = w.pv_length[ply + 1] if w.pv_length[ply + 1] > ply + 1 else ply + 1
+
+
+cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
+    cdef Position* p = &w.pos
+    cdef Move moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef TTEntry entry
+    cdef bint found, in_check, pv = beta - alpha > 1
+    cdef int n, i, value, best, stand_pat, tt_score = VALUE_NONE, original_alpha = alpha, legal = 0
+    cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
+    w.pv_length[ply] = ply
+    w.nodes += 1
+    if w.id == 0 and (w.nodes & 2047) == 0:
+        poll_limits(w)
+    if ply > w.seldepth:
+        w.seldepth = ply
+    if is_draw(p):
+        return 0
+    in_check = checkers(p) != 0
+    if ply >= MAX_SEARCH_PLY:
+        return 0 if in_check else evaluate(p, &w.pawns)
+    found = tt_probe(&w.shared.tt, p.st.key, &entry)
+    if found:
+        tt_move = entry.move
+        tt_score = score_from_tt(entry.score, ply)
+        if not pv and (entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
+                       or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
+            return tt_score
+    if in_check:
+        best = -VALUE_MATE + ply
+        stand_pat = -VALUE_INFINITE
+        n = generate(p, moves, GEN_EVASIONS)
+    else:
+        stand_pat = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
+        best = stand_pat
+        if best >= beta:
+            if not found:
+                tt_store(&w.shared.tt, p.st.key, MOVE_NONE, score_to_tt(best, ply), stand_pat, -1, BOUND_LOWER)
+            return best
+        if best > alpha:
+            alpha = best
+        n = generate(p, moves, GEN_CAPTURES)
+    score_moves(w, moves, scores, n, tt_move, ply)
+    for i in range(n):
+        m = pick_next(moves, scores, n, i)
+        if not in_check:
+            # Delta pruning, then SEE: a capture that loses material cannot raise alpha here.
+            if move_kind(m) != PROMOTION and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + 200 <= alpha \
+                    and move_kind(m) != EN_PASSANT:
+                continue
+            if not see_ge(p, m, 0):
+                continue
+        legal += 1
+        make(w, m, ply)
+        value = -qsearch(w, -beta, -alpha, ply + 1)
+        undo_move(p, m)
+        if stopped(w):
+            return 0
+        if value > best:
+            best = value
+            if value > alpha:
+                best_move = m
+                update_pv(w, ply, m)
+                if value >= beta:
+                    break
+                alpha = value
+    tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply),
+             VALUE_NONE if in_check else stand_pat, -1,
+             BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER))
+    return best
+
+
+cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_node) noexcept nogil:
+    cdef Position* p = &w.pos
+    cdef Move moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef Move quiets_tried[64]
+    cdef TTEntry entry
+    cdef bint pv = beta - alpha > 1, found, in_check, improving, capture, quiet, checks
+    cdef int n, i, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
+    cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d
+    cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
+    if depth <= 0:
+        return qsearch(w, alpha, beta, ply)
+    w.pv_length[ply] = ply
+    w.nodes += 1
+    if w.id == 0 and (w.nodes & 2047) == 0:
+        poll_limits(w)
+    if stopped(w):
+        return 0
+    if ply > w.seldepth:
+        w.seldepth = ply
+    if is_draw(p):
+        return 0
+    in_check = checkers(p) != 0
+    if ply >= MAX_SEARCH_PLY:
+        return 0 if in_check else evaluate(p, &w.pawns)
+
+    # Mate distance pruning: no line from here can beat a mate already found nearer the root.
+    if alpha < -VALUE_MATE + ply:
+        alpha = -VALUE_MATE + ply
+    if beta > VALUE_MATE - ply - 1:
+        beta = VALUE_MATE - ply - 1
+    if alpha >= beta:
+        return alpha
+
+    found = tt_probe(&w.shared.tt, p.st.key, &entry)
+    if found:
+        tt_move = entry.move
+        tt_score = score_from_tt(entry.score, ply)
+        if not pv and entry.depth >= depth and (
+                entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
+                or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
+            return tt_score
+
+    w.frames[ply + 2].killers[0] = w.frames[ply + 2].killers[1] = MOVE_NONE
+    if in_check:
+        static_eval = VALUE_NONE
+        w.frames[ply].static_eval = VALUE_NONE
+        improving = False
+    else:
+        static_eval = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
+        w.frames[ply].static_eval = static_eval
+        if not found:
+            tt_store(&w.shared.tt, p.st.key, MOVE_NONE, VALUE_NONE, static_eval, -2, BOUND_NONE)
+        improving = ply >= 2 and w.frames[ply - 2].static_eval != VALUE_NONE \
+            and static_eval > w.frames[ply - 2].static_eval
+
+        if not pv:
+            # Razoring: hopeless positions at the horizon go straight to quiescence.
+            if depth <= 2 and static_eval + 250 * depth < alpha:
+                value = qsearch(w, alpha, beta, ply)
+                if value < alpha:
+                    return value
+            # Reverse futility: far above beta with little depth left, a cut is near certain.
+            if depth <= 8 and static_eval - 80 * (depth - improving) >= beta and beta > -VALUE_MATE_IN_MAX_PLY \
+                    and static_eval < VALUE_MATE_IN_MAX_PLY:
+                return static_eval
+            # Null move, not with only king and pawns (zugzwang), verified at high depth.
+            if depth >= 3 and static_eval >= beta and ply >= w.nmp_min_ply and has_non_pawn_material(p, p.side) \
+                    and ply > 0 and w.frames[ply - 1].move != MOVE_NULL:
+                r = 3 + depth // 4 + (3 if (static_eval - beta) // 200 > 3 else (static_eval - beta) // 200)
+                w.frames[ply].move = MOVE_NULL
+                w.frames[ply].moved_piece = 0
+                do_null_move(p)
+                value = -search(w, -beta, -beta + 1, depth - r, ply + 1, not cut_node)
+                undo_null_move(p)
+                if stopped(w):
+                    return 0
+                if value >= beta:
+                    if value >= VALUE_MATE_IN_MAX_PLY:
+                        value = beta
+                    if w.nmp_min_ply or depth < 12:
+                        return value
+                    w.nmp_min_ply = ply + 3 * (depth - r) // 4
+                    d = search(w, beta - 1, beta, depth - r, ply, False)
+                    w.nmp_min_ply = 0
+                    if d >= beta:
+                        return value
+
+    # Without a TT move a PV node searches shallower first (internal iterative reduction).
+    if pv and tt_move == MOVE_NONE and depth >= 6:
+        depth -= 1
+
+    n = generate(p, moves, GEN_ALL)
+    if n == 0:
+        return -VALUE_MATE + ply if in_check else 0
+    score_moves(w, moves, scores, n, tt_move, ply)
+    for i in range(n):
+        m = pick_next(moves, scores, n, i)
+        capture = is_capture(p, m)
+        quiet = not capture and move_kind(m) != PROMOTION
+        checks = gives_check(p, m)
+        if best > -VALUE_MATE_IN_MAX_PLY and not in_check and has_non_pawn_material(p, p.side):
+            if quiet and not checks:
+                # Late-move pruning and futility pruning of quiet moves near the horizon.
+                if depth <= 8 and move_count >= (3 + depth * depth) // (2 - improving):
+                    continue
+                if depth <= 6 and static_eval + 100 + 100 * depth <= alpha:
+                    continue
+            elif depth <= 6 and not see_ge(p, m, -100 * depth):
+                continue
+        move_count += 1
+        if quiet and quiet_count < 64:
+            quiets_tried[quiet_count] = m
+            quiet_count += 1
+        new_depth = depth - 1 + (1 if checks else 0)
+        make(w, m, ply)
+        if depth >= 3 and move_count > 1 + pv and (quiet or scores[i] < 0):
+            # Late move reductions: later moves are rarely best; verify at full depth if they are.
+            reduction = LMR_TABLE[depth if depth < 64 else 63][move_count if move_count < 64 else 63]
+            reduction += (not pv) + cut_node - improving
+            if quiet:
+                reduction -= w.history[p.side ^ 1][move_from(m)][move_to(m)] // 8192
+            if scores[i] >= SCORE_COUNTER - 1:
+                reduction -= 1
+            d = new_depth - reduction
+            if d < 1:
+                d = 1
+            if d > new_depth:
+                d = new_depth
+            value = -search(w, -alpha - 1, -alpha, d, ply + 1, True)
+            if value > alpha and d < new_depth:
+                value = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, not cut_node)
+        elif not pv or move_count > 1:
+            value = -search(w, -alpha - 1, -alpha, new_depth, ply + 1, not cut_node)
+        if pv and (move_count == 1 or (alpha < value < beta)):
+            value = -search(w, -beta, -alpha, new_depth, ply + 1, False)
+        undo_move(p, m)
+        if stopped(w):
+            return 0
+        if value > best:
+            best = value
+            if value > alpha:
+                best_move = m
+                if pv:
+                    update_pv(w, ply, m)
+                if value >= beta:
+                    if quiet:
+                        reward_quiet(w, m, quiets_tried, quiet_count, depth, ply)
+                    break
+                alpha = value
+    if move_count == 0:
+        # Every legal move was pruned: the position is not lost, keep alpha.
+        return alpha
+    tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply), static_eval, depth,
+             BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER))
+    return best
+
+
+cdef int search_root(Worker* w, int alpha, int beta, int depth) noexcept nogil:
+    """Search the root moves from pv_index on; scores land in w.roots."""
+    cdef Position* p = &w.pos
+    cdef int i, j, value, best = -VALUE_INFINITE, move_count = 0
+    cdef RootMove* rm
+    cdef RootMove tmp
+    w.pv_length[0] = 0
+    w.nodes += 1
+    for i in range(w.pv_index, w.root_count):
+        rm = &w.roots[i]
+        move_count += 1
+        w.seldepth = 0
+        if w.id == 0 and now_ms() - w.shared.start_ms > 1000:
+            report_current_move(w, depth, rm.move, move_count + w.pv_index)
+        make(w, rm.move, 0)
+        if move_count == 1:
+            value = -search(w, -beta, -alpha, depth - 1 + (checkers(p) != 0), 1, False)
+        else:
+            value = -search(w, -alpha - 1, -alpha, depth - 1 + (checkers(p) != 0), 1, True)
+            if alpha < value < beta:
+                value = -search(w, -beta, -alpha, depth - 1 + (checkers(p) != 0), 1, False)
+        undo_move(p, rm.move)
+        if stopped(w):
+            break
+        if move_count == 1 or value > alpha:
+            rm.score = value
+            rm.seldepth = w.seldepth
+            rm.bound = BOUND_LOWER if value >= beta else (BOUND_UPPER if value <= alpha else BOUND_EXACT)
+            rm.pv[0] = rm.move
+            rm.pv_length = 1
+            for j in range(1, w.pv_length[1]):
+                rm.pv[j] = w.pv[1][j]
+                rm.pv_length = j + 1
+        else:
+            rm.score = -VALUE_INFINITE
+        if value > best:
+            best = value
+        if value > alpha:
+            alpha = value
+            # Keep the new best move first so that an interrupted iteration still knows it.
+            tmp = w.roots[i]
+            for j in range(i, w.pv_index, -1):
+                w.roots[j] = w.roots[j - 1]
+            w.roots[w.pv_index] = tmp
+            if value >= beta:
+                break
+    return best
+
+
+cdef void sort_roots(Worker* w, int start, int end) noexcept nogil:
+    # Insertion sort of roots[start:end], stable: ties keep the previous iteration's order.
+    cdef int i, j
+    cdef RootMove tmp
+    for i in range(start + 1, end):
+        tmp = w.roots[i]
+        j = i - 1
+        while j >= start and w.roots[j].score < tmp.score:
+            w.roots[j + 1] = w.roots[j]
+            j -= 1
+        w.roots[j + 1] = tmp
+
+
+cdef void iterative_deepening(Worker* w) noexcept nogil:
+    cdef SearchShared* s = w.shared
+    cdef int depth, alpha, beta, delta, value, i, lines
+    cdef int max_depth = s.depth_limit if s.depth_limit > 0 else MAX_SEARCH_PLY - 8
+    lines = s.multipv if s.multipv < w.root_count else w.root_count
+    if lines > MAX_ROOT_PV:
+        lines = MAX_ROOT_PV
+    for depth in range(1, max_depth + 1):
+        for i in range(w.root_count):
+            w.roots[i].previous_score = w.roots[i].score
+        for w.pv_index in range(lines):
+            delta = 25
+            value = w.roots[w.pv_index].previous_score
+            if depth >= 5 and -VALUE_MATE_IN_MAX_PLY < value < VALUE_MATE_IN_MAX_PLY:
+                alpha = value - delta
+                beta = value + delta
+            else:
+                alpha = -VALUE_INFINITE
+                beta = VALUE_INFINITE
+            while True:
+                value = search_root(w, alpha, beta, depth)
+                sort_roots(w, w.pv_index, w.root_count)
+                if stopped(w):
+                    break
+                if value <= alpha:
+                    beta = (alpha + beta) // 2
+                    alpha = value - delta if value - delta > -VALUE_INFINITE else -VALUE_INFINITE
+                elif value >= beta:
+                    beta = value + delta if value + delta < VALUE_INFINITE else VALUE_INFINITE
+                else:
+                    break
+                if w.id == 0 and now_ms() - s.start_ms > 1000:
+                    report_iteration(w, depth, lines, True)
+                delta += delta // 2
+            if stopped(w):
+                break
+            # The lines found so far are reported best first, whatever order they were found in.
+            sort_roots(w, 0, w.pv_index + 1)
+        if stopped(w) and depth > 1:
+            break
+        # Depth 1 always completes (it is never interrupted by the clock), so there is always a move.
+        w.completed_depth = depth
+        w.best_count = lines
+        for i in range(lines):
+            w.best[i] = w.roots[i]
+        if w.id == 0:
+            report_iteration(w, depth, lines, False)
+            if iteration_should_stop(w, depth):
+                break
+    if w.id == 0:
+        atomic_store(&s.stop, 1)
+
+
+cdef bint iteration_should_stop(Worker* w, int depth) noexcept nogil:
+    cdef SearchShared* s = w.shared
+    cdef int score = w.best[0].score
+    if s.soft_ms and now_ms() - s.start_ms >= s.soft_ms:
+        return True
+    if s.mate_limit and score >= VALUE_MATE - 2 * s.mate_limit:
+        return True
+    if (s.soft_ms or s.hard_ms) and (score >= VALUE_MATE_IN_MAX_PLY or score <= -VALUE_MATE_IN_MAX_PLY) \
+            and depth >= 2 * (VALUE_MATE - (score if score > 0 else -score)) + 4:
+        return True     # a mate seen this clearly will not change with more depth
+    if w.root_count == 1 and (s.soft_ms or s.hard_ms):
+        return True     # a forced move needs no thought on the clock
+    return False
+
+
+cdef void report_iteration(Worker* w, int depth, int lines, bint partial) noexcept nogil:
+    with gil:
+        if w.reporter != NULL:
+            (<Search>w.reporter).report(depth, lines, partial)
+
+
+cdef void report_current_move(Worker* w, int depth, Move move, int number) noexcept nogil:
+    with gil:
+        if w.reporter != NULL:
+            (<Search>w.reporter).report_current_move(depth, move, number)
