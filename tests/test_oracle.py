@@ -141,7 +141,7 @@ def castling_alias(theirs, move):
     return chess.square_name(move.from_square) + chess.square_name(rook)
 
 
-@pytest.mark.parametrize("fen, chess960, seed, max_plies", playout_cases())
+@pytest.mark.parametrize("fen, chess960, seed, max_plies", list(playout_cases()))
 def test_random_playout(fen, chess960, seed, max_plies):
     rng = random.Random(seed)
     theirs = chess.Board(fen, chess960=chess960)
