@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from ._core import Board, Search
+from ._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from .timeman import Limits, allocate
 
 InfoCallback = Callable[[list[dict]], None]
@@ -35,6 +35,15 @@ class SearchManager:
     def set_threads(self, threads: int) -> int:
         self.wait()
         return self.search.set_threads(threads)
+
+    def load_eval_file(self, path: str | None) -> None:
+        """Evaluation weights from a parameter file (None: the built-in defaults). A bad file
+        raises ParamFileError and the current weights stay."""
+        self.wait()
+        if path is None:
+            set_eval_params(default_eval_params())
+        else:
+            load_eval_params(path)
 
     def clear(self) -> None:
         self.wait()

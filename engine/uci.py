@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from . import __version__
-from ._core import FenError, IllegalMoveError
+from ._core import FenError, IllegalMoveError, ParamFileError
 from .bench import DEFAULT_DEPTH, run_bench
 from .session import Session
 from .timeman import Limits
@@ -115,7 +115,7 @@ class UciFrontEnd:
             if handler is None:
                 raise UciError(f"unknown command: {line.strip()}")
             handler(args)
-        except (UciError, FenError, IllegalMoveError) as error:
+        except (UciError, FenError, IllegalMoveError, ParamFileError) as error:
             self.error(str(error))
         return True
 
@@ -135,6 +135,7 @@ class UciFrontEnd:
         for name, spin in SPIN_OPTIONS.items():
             self.write(f"option name {name} type spin default {spin.default} min {spin.minimum} max {spin.maximum}")
         self.write("option name Clear Hash type button")
+        self.write("option name EvalFile type string default <empty>")
         self.write("option name UCI_Chess960 type check default false")
         self.write("uciok")
 
@@ -144,11 +145,14 @@ class UciFrontEnd:
             raise UciError(f"setoption needs 'name <id> [value <x>]', got: {text}")
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip(), value.strip()
-        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, "Clear Hash", "UCI_Chess960")}.get(name.lower())
+        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, "Clear Hash", "EvalFile", "UCI_Chess960")
+                     }.get(name.lower())
         if canonical is None:
             raise UciError(f"no such option: {name}")
         if canonical == "Clear Hash":
             self.manager.clear()
+        elif canonical == "EvalFile":
+            self.manager.load_eval_file(value if value not in ("", "<empty>") else None)
         elif canonical == "UCI_Chess960":
             if value.lower() not in ("true", "false"):
                 raise UciError(f"UCI_Chess960 takes true or false, not {value!r}")

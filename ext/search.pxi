@@ -255,6 +255,16 @@ cdef inline Move pick_next(Move* moves, int* scores, int n, int start) noexcept 
     s = scores[best]; scores[best] = scores[start]; scores[start] = s
     return m
 
+cdef int drop_quiets(Position* p, Move* moves, int* scores, int n) noexcept nogil:
+    """Keep only the captures and promotions of moves[:n]; return how many remain."""
+    cdef int i, kept = 0
+    for i in range(n):
+        if is_capture(p, moves[i]) or move_kind(moves[i]) == PROMOTION:
+            moves[kept] = moves[i]
+            scores[kept] = scores[i]
+            kept += 1
+    return kept
+
 cdef inline void update_history(int* entry, int bonus) noexcept nogil:
     # Gravity keeps entries within +-HISTORY_MAX and lets old knowledge fade.
     entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
@@ -375,7 +385,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     cdef TTEntry entry
     cdef bint pv = beta - alpha > 1, found, in_check, improving, capture, quiet, checks
     cdef int n, i, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
-    cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d
+    cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d, move_score
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     if depth <= 0:
         return qsearch(w, alpha, beta, ply)
@@ -463,33 +473,37 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     if n == 0:
         return -VALUE_MATE + ply if in_check else 0
     score_moves(w, moves, scores, n, tt_move, ply)
-    for i in range(n):
+    i = 0
+    while i < n:
         m = pick_next(moves, scores, n, i)
+        move_score = scores[i]
+        i += 1
         capture = is_capture(p, m)
         quiet = not capture and move_kind(m) != PROMOTION
-        checks = gives_check(p, m)
         if best > -VALUE_MATE_IN_MAX_PLY and not in_check and has_non_pawn_material(p, p.side):
-            if quiet and not checks:
-                # Late-move pruning and futility pruning of quiet moves near the horizon.
+            if quiet:
                 if depth <= 8 and move_count >= (3 + depth * depth) // (2 - improving):
+                    # Late-move pruning: enough quiet moves tried; drop every remaining one.
+                    n = i + drop_quiets(p, moves + i, scores + i, n - i)
                     continue
-                if depth <= 6 and static_eval + 100 + 100 * depth <= alpha:
-                    continue
+                if depth <= 6 and static_eval + 100 + 100 * depth <= alpha and not gives_check(p, m):
+                    continue    # futility: a quiet move cannot make up the gap
             elif depth <= 6 and not see_ge(p, m, -100 * depth):
                 continue
+        checks = gives_check(p, m)
         move_count += 1
         if quiet and quiet_count < 64:
             quiets_tried[quiet_count] = m
             quiet_count += 1
         new_depth = depth - 1 + (1 if checks else 0)
         make(w, m, ply)
-        if depth >= 3 and move_count > 1 + pv and (quiet or scores[i] < 0):
+        if depth >= 3 and move_count > 1 + pv and (quiet or move_score < 0):
             # Late move reductions: later moves are rarely best; verify at full depth if they are.
             reduction = LMR_TABLE[depth if depth < 64 else 63][move_count if move_count < 64 else 63]
             reduction += (not pv) + cut_node - improving
             if quiet:
                 reduction -= w.history[p.side ^ 1][move_from(m)][move_to(m)] // 8192
-            if scores[i] >= SCORE_COUNTER - 1:
+            if move_score >= SCORE_COUNTER - 1:
                 reduction -= 1
             d = new_depth - reduction
             if d < 1:

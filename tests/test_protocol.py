@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 
 import chess
 import chess.engine
@@ -151,3 +152,16 @@ def test_bench_prints_a_node_count_and_speed():
     lines = converse("bench 4")
     assert any(line.startswith("Nodes searched  : ") for line in lines)
     assert any(line.startswith("Nodes/second    : ") for line in lines)
+
+
+def test_evalfile_option_loads_weights_and_rejects_a_bad_file(tmp_path):
+    good = tmp_path / "weights.txt"
+    save_script = f"import pyrope; pyrope.save_eval_params({str(good)!r})"
+    subprocess.run([sys.executable, "-c", save_script], check=True)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("pawn_value_mg = lots\n")
+    lines = converse(f"setoption name EvalFile value {good}", f"setoption name EvalFile value {bad}",
+                     "position startpos", "go depth 3")
+    errors = [line for line in lines if line.startswith("info string error")]
+    assert len(errors) == 1 and "bad.txt" in errors[0] and "pawn_value_mg" in errors[0]
+    assert any(line.startswith("bestmove") for line in lines)

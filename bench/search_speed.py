@@ -1,0 +1,75 @@
+"""Search speed: Pyrope's bench with one and two threads, and Stockfish's and Glaurung's benches
+in the same run for scale. Numbers, not assertions.
+
+    python bench/search_speed.py [--seconds 1.0] [--positions 12]
+
+One thread: `pyrope bench` (fixed depth, deterministic node count). Threads: every bench
+position searched for a fixed time with 1 and 2 threads; the ratio of total nodes/second shows
+whether the workers really run in parallel (the GIL is not held).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+
+import pyrope
+from pyrope._core import Search
+from pyrope.bench import POSITIONS
+
+
+def engine_path(name: str) -> str | None:
+    return shutil.which(name) or shutil.which(f"/usr/games/{name}")
+
+
+def pyrope_bench() -> str:
+    out = subprocess.run([sys.executable, "-m", "pyrope.cli", "bench"], capture_output=True, text=True, check=True)
+    return " ".join(line for line in out.stdout.splitlines() if line.startswith(("Nodes", "Total")))
+
+
+def threaded_nps(threads: int, seconds: float, positions: list[str]) -> float:
+    search = Search(threads=threads, hash_mb=64)
+    nodes = elapsed = 0
+    for fen in positions:
+        search.clear()
+        result = search.run(pyrope.Board(fen), soft_ms=int(seconds * 1000), hard_ms=int(seconds * 1000))
+        nodes += result["nodes"]
+        elapsed += result["time_ms"] / 1000
+    return nodes / elapsed
+
+
+def stockfish_bench(path: str) -> str:
+    out = subprocess.run([path, "bench"], capture_output=True, text=True, timeout=600)
+    text = out.stdout + out.stderr
+    return " ".join(re.findall(r"(Nodes(?: searched|/second)\s*:\s*\d+)", text))
+
+
+def glaurung_bench(path: str) -> str:
+    # Glaurung 2.2: bench <hash MB> <threads> <depth> <positions file|default> <limit type>
+    out = subprocess.run([path, "bench", "32", "1", "10", "default", "depth"],
+                         capture_output=True, text=True, timeout=600)
+    text = out.stdout + out.stderr
+    found = re.findall(r"(Nodes(?: searched|/second)\s*:\s*\d+)", text)
+    return " ".join(found) if found else text.strip().splitlines()[-1] if text.strip() else "no output"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="per position, threaded runs")
+    parser.add_argument("--positions", type=int, default=12, help="bench positions in the threaded runs")
+    args = parser.parse_args()
+    print(f"pyrope bench (1 thread): {pyrope_bench()}")
+    positions = POSITIONS[:args.positions]
+    one = threaded_nps(1, args.seconds, positions)
+    two = threaded_nps(2, args.seconds, positions)
+    print(f"pyrope {args.seconds:g} s/position: 1 thread {one / 1e6:.2f} M nodes/s, "
+          f"2 threads {two / 1e6:.2f} M nodes/s, ratio {two / one:.2f}")
+    for name, run in (("stockfish", stockfish_bench), ("glaurung", glaurung_bench)):
+        path = engine_path(name)
+        print(f"{name} bench: {run(path) if path else 'not installed'}")
+
+
+if __name__ == "__main__":
+    main()
