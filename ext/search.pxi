@@ -256,10 +256,10 @@ cdef inline Move pick_next(Move* moves, int* scores, int n, int start) noexcept 
     return m
 
 cdef int drop_quiets(Position* p, Move* moves, int* scores, int n) noexcept nogil:
-    """Keep only the captures and promotions of moves[:n]; return how many remain."""
+    """Keep only the captures, promotions and checks of moves[:n]; return how many remain."""
     cdef int i, kept = 0
     for i in range(n):
-        if is_capture(p, moves[i]) or move_kind(moves[i]) == PROMOTION:
+        if is_capture(p, moves[i]) or move_kind(moves[i]) == PROMOTION or gives_check(p, moves[i]):
             moves[kept] = moves[i]
             scores[kept] = scores[i]
             kept += 1
@@ -351,11 +351,12 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     for i in range(n):
         m = pick_next(moves, scores, n, i)
         if not in_check:
-            # Delta pruning, then SEE: a capture that loses material cannot raise alpha here.
-            if move_kind(m) != PROMOTION and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + 200 <= alpha \
-                    and move_kind(m) != EN_PASSANT:
-                continue
-            if not see_ge(p, m, 0):
+            # Captures that lose material (negative SEE, scored below zero) cannot raise alpha
+            # here, and they come last.
+            if scores[i] < 0:
+                break
+            # Delta pruning: even winning the piece leaves us too far below alpha.
+            if move_kind(m) == NORMAL and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + 200 <= alpha:
                 continue
         legal += 1
         make(w, m, ply)
@@ -480,17 +481,21 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         i += 1
         capture = is_capture(p, m)
         quiet = not capture and move_kind(m) != PROMOTION
+        # Quiet moves need to know about checks before pruning; captures only once searched.
+        checks = quiet and gives_check(p, m)
         if best > -VALUE_MATE_IN_MAX_PLY and not in_check and has_non_pawn_material(p, p.side):
-            if quiet:
+            if quiet and not checks:
                 if depth <= 8 and move_count >= (3 + depth * depth) // (2 - improving):
-                    # Late-move pruning: enough quiet moves tried; drop every remaining one.
+                    # Late-move pruning: enough quiet moves tried; drop the remaining quiet
+                    # non-checks in one pass rather than picking and skipping them one by one.
                     n = i + drop_quiets(p, moves + i, scores + i, n - i)
                     continue
-                if depth <= 6 and static_eval + 100 + 100 * depth <= alpha and not gives_check(p, m):
+                if depth <= 6 and static_eval + 100 + 100 * depth <= alpha:
                     continue    # futility: a quiet move cannot make up the gap
             elif depth <= 6 and not see_ge(p, m, -100 * depth):
                 continue
-        checks = gives_check(p, m)
+        if not quiet:
+            checks = gives_check(p, m)
         move_count += 1
         if quiet and quiet_count < 64:
             quiets_tried[quiet_count] = m
