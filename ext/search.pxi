@@ -113,9 +113,12 @@ cdef void poll_limits(Worker* w) noexcept nogil:
 # --- static exchange evaluation -------------------------------------------------------------
 
 cdef bint see_ge(Position* p, Move m, int threshold) noexcept nogil:
-    """Whether the exchange sequence started by m wins at least `threshold` (Stockfish's swap)."""
-    cdef int frm = move_from(m), to = move_to(m), stm, res = 1, swap
+    """Whether the exchange sequence started by m wins at least `threshold` (Stockfish's swap):
+    each side recaptures with its least valuable attacker; x-rays join as pieces leave."""
+    cdef int frm = move_from(m), to = move_to(m), stm, res = 1, swap, pt
     cdef u64 occ, attackers, stm_attackers, b
+    cdef u64 diagonal = p.by_type[BISHOP] | p.by_type[QUEEN]
+    cdef u64 straight = p.by_type[ROOK] | p.by_type[QUEEN]
     if move_kind(m) != NORMAL:
         return 0 >= threshold
     swap = PIECE_VALUE[type_of(p.board[to])] - threshold
@@ -134,48 +137,21 @@ cdef bint see_ge(Position* p, Move m, int threshold) noexcept nogil:
         if not stm_attackers:
             break
         res ^= 1
-        b = stm_attackers & p.by_type[PAWN]
-        if b:
-            swap = PIECE_VALUE[PAWN] - swap
-            if swap < res:
-                break
-            occ ^= b & (~b + 1)
-            attackers |= bishop_attacks(to, occ) & (p.by_type[BISHOP] | p.by_type[QUEEN])
-            continue
-        b = stm_attackers & p.by_type[KNIGHT]
-        if b:
-            swap = PIECE_VALUE[KNIGHT] - swap
-            if swap < res:
-                break
-            occ ^= b & (~b + 1)
-            continue
-        b = stm_attackers & p.by_type[BISHOP]
-        if b:
-            swap = PIECE_VALUE[BISHOP] - swap
-            if swap < res:
-                break
-            occ ^= b & (~b + 1)
-            attackers |= bishop_attacks(to, occ) & (p.by_type[BISHOP] | p.by_type[QUEEN])
-            continue
-        b = stm_attackers & p.by_type[ROOK]
-        if b:
-            swap = PIECE_VALUE[ROOK] - swap
-            if swap < res:
-                break
-            occ ^= b & (~b + 1)
-            attackers |= rook_attacks(to, occ) & (p.by_type[ROOK] | p.by_type[QUEEN])
-            continue
-        b = stm_attackers & p.by_type[QUEEN]
-        if b:
-            swap = PIECE_VALUE[QUEEN] - swap
-            if swap < res:
-                break
-            occ ^= b & (~b + 1)
-            attackers |= (bishop_attacks(to, occ) & (p.by_type[BISHOP] | p.by_type[QUEEN])) \
-                       | (rook_attacks(to, occ) & (p.by_type[ROOK] | p.by_type[QUEEN]))
-            continue
-        # Only the king is left: it may capture only if nothing defends the square.
-        return (res ^ 1) if (attackers & ~p.by_color[stm]) else res
+        pt = PAWN
+        while pt < KING and not (stm_attackers & p.by_type[pt]):
+            pt += 1
+        if pt == KING:
+            # Only the king is left: it may capture only if nothing defends the square.
+            return (res ^ 1) if (attackers & ~p.by_color[stm]) else res
+        swap = PIECE_VALUE[pt] - swap
+        if swap < res:
+            break
+        b = stm_attackers & p.by_type[pt]
+        occ ^= b & (~b + 1)
+        if pt == PAWN or pt == BISHOP or pt == QUEEN:
+            attackers |= bishop_attacks(to, occ) & diagonal
+        if pt == ROOK or pt == QUEEN:
+            attackers |= rook_attacks(to, occ) & straight
     return res != 0
 
 
