@@ -24,10 +24,6 @@ class SearchManager:
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
 
-    @property
-    def searching(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
     def set_hash(self, megabytes: int) -> int:
         self.wait()
         return self.search.set_hash(megabytes)

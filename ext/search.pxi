@@ -64,8 +64,6 @@ cdef struct SearchShared:
     int depth_limit
     int mate_limit          # moves; 0: none
     int multipv
-    int searchmoves_count
-    Move searchmoves[MAX_MOVES]
     int worker_count
     void* workers[MAX_WORKERS]
 
