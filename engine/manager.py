@@ -25,30 +25,29 @@ class SearchManager:
         self._stopped = threading.Event()
 
     def set_hash(self, megabytes: int) -> int:
-        self.wait()
+        self.finish()
         return self.search.set_hash(megabytes)
 
     def set_threads(self, threads: int) -> int:
-        self.wait()
+        self.finish()
         return self.search.set_threads(threads)
 
     def load_eval_file(self, path: str | None) -> None:
         """Evaluation weights from a parameter file (None: the built-in defaults). A bad file
         raises ParamFileError and the current weights stay."""
-        self.wait()
+        self.finish()
         if path is None:
             set_eval_params(default_eval_params())
         else:
             load_eval_params(path)
 
     def clear(self) -> None:
-        self.wait()
+        self.finish()
         self.search.clear()
 
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
-        self.stop()
-        self.wait()
+        self.finish()
         budget = allocate(limits, board.white_to_move, self.move_overhead)
         board = board.copy()
         self._stopped.clear()
@@ -69,7 +68,10 @@ class SearchManager:
         self._stopped.set()
         self.search.stop()
 
-    def wait(self) -> None:
+    def finish(self) -> None:
+        """End any search now (its bestmove is still sent) and join its thread: commands that
+        change the engine's state must not wait for an infinite search that only `stop` ends."""
+        self.stop()
         if self._thread is not None:
             self._thread.join()
             self._thread = None

@@ -107,8 +107,7 @@ class UciFrontEnd:
             return True
         command, args = words[0], words[1:]
         if command == "quit":
-            self.manager.stop()
-            self.manager.wait()
+            self.manager.finish()
             return False
         handler = self.commands.get(command)
         try:
@@ -123,8 +122,7 @@ class UciFrontEnd:
         for line in lines:
             if not self.handle(line):
                 return
-        self.manager.stop()
-        self.manager.wait()
+        self.manager.finish()
 
     def error(self, message: str) -> None:
         self.write(f"info string error: {message}")
@@ -228,7 +226,7 @@ class UciFrontEnd:
     def bench(self, args: list[str]) -> None:
         if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
             raise UciError("bench takes an optional depth of 1 or more")
-        self.manager.wait()
+        self.manager.finish()
         run_bench(self.write, int(args[0]) if args else DEFAULT_DEPTH)
 
     def describe(self) -> str:

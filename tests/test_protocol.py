@@ -165,3 +165,13 @@ def test_evalfile_option_loads_weights_and_rejects_a_bad_file(tmp_path):
     errors = [line for line in lines if line.startswith("info string error")]
     assert len(errors) == 1 and "bad.txt" in errors[0] and "pawn_value_mg" in errors[0]
     assert any(line.startswith("bestmove") for line in lines)
+
+
+def test_state_changes_during_an_infinite_search_end_it_instead_of_hanging():
+    engine = subprocess.Popen([PYROPE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        out, _ = engine.communicate("position startpos\ngo infinite\nucinewgame\nisready\nquit\n", timeout=30)
+    finally:
+        engine.kill()
+    lines = out.splitlines()
+    assert lines.index("readyok") > next(i for i, line in enumerate(lines) if line.startswith("bestmove"))
