@@ -18,6 +18,7 @@ import sys
 import pyrope
 from pyrope._core import Search
 from pyrope.bench import POSITIONS
+from pyrope.timeman import Limits, make_clock
 
 
 def engine_path(name: str) -> str | None:
@@ -34,7 +35,7 @@ def threaded_nps(threads: int, seconds: float, positions: list[str]) -> float:
     nodes = elapsed = 0
     for fen in positions:
         search.clear()
-        result = search.run(pyrope.Board(fen), soft_ms=int(seconds * 1000), hard_ms=int(seconds * 1000))
+        result = search.run(pyrope.Board(fen), clock=make_clock(Limits(movetime=int(seconds * 1000)), True, 0))
         nodes += result["nodes"]
         elapsed += result["time_ms"] / 1000
     return nodes / elapsed

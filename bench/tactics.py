@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 import pyrope
 from pyrope._core import Search
+from pyrope.timeman import Limits, make_clock
 
 SUITES = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "suites"
 WINNING_CP = 150
@@ -80,7 +81,7 @@ def run_suite(path: Path, seconds: float, search: Search) -> tuple[int, int]:
             tqdm.write(f"{path.name}: skipped a record python-chess cannot read ({error})")
             continue
         search.clear()
-        result = search.run(pyrope.Board(board.fen()), soft_ms=int(seconds * 1000), hard_ms=int(seconds * 1000))
+        result = search.run(pyrope.Board(board.fen()), clock=make_clock(Limits(movetime=int(seconds * 1000)), True, 0))
         hits += solved(board, ops, result)
     return hits, len(lines)
 

@@ -1,8 +1,9 @@
 """The search manager: the one place front-ends start and stop searches.
 
 It runs each search on a background thread (the Cython search drops the GIL, so the protocol
-reader stays responsive), forwards info lines, and hands the final result to a callback. In
-infinite mode the result is held back until `stop`, as UCI requires.
+reader stays responsive), forwards info lines, and hands the final result to a callback. The result
+of an infinite search is held back until `stop`, and that of a ponder search until `stop` or
+`ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import threading
 from typing import Callable
 
 from ._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
-from .timeman import Limits, allocate
+from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
 DoneCallback = Callable[[dict], None]
@@ -22,7 +23,9 @@ class SearchManager:
         self.multipv = 1
         self.move_overhead = 30
         self._thread: threading.Thread | None = None
-        self._stopped = threading.Event()
+        self._clock: TimeManager | None = None
+        self._infinite = False
+        self._release = threading.Event()     # a held-back result may go out
 
     def set_hash(self, megabytes: int) -> int:
         self.finish()
@@ -48,24 +51,33 @@ class SearchManager:
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
         self.finish()
-        budget = allocate(limits, board.white_to_move, self.move_overhead)
+        self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead)
+        self._infinite = limits.infinite
         board = board.copy()
-        self._stopped.clear()
+        self._release.clear()
 
         def run() -> None:
             result = self.search.run(
-                board, depth=limits.depth, nodes=limits.nodes, soft_ms=budget.soft_ms,
-                hard_ms=budget.hard_ms, mate=limits.mate, multipv=self.multipv,
-                searchmoves=limits.searchmoves, info=on_info)
-            if limits.infinite:
-                self._stopped.wait()
+                board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=self.multipv,
+                searchmoves=limits.searchmoves, info=on_info, clock=clock)
+            if limits.infinite or limits.ponder:
+                self._release.wait()
             on_done(result)
 
         self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
         self._thread.start()
 
+    def ponderhit(self) -> None:
+        """The opponent played the move we pondered on: from now on the search is on the clock
+        (or ends at once if the time manager already has enough); a finished one reports."""
+        clock = self._clock
+        if clock is not None and clock.pondering:
+            self.search.ponderhit(clock.ponderhit())
+        if not self._infinite:
+            self._release.set()
+
     def stop(self) -> None:
-        self._stopped.set()
+        self._release.set()
         self.search.stop()
 
     def finish(self) -> None:

@@ -46,6 +46,7 @@ cdef struct RootMove:
     int bound           # BOUND_EXACT, or LOWER/UPPER when it failed high/low in an aspiration window
     int seldepth
     int pv_length
+    u64 nodes           # spent on this move over all iterations (the time manager's easy-move test)
     Move pv[MAX_SEARCH_PLY]
 
 cdef struct Frame:
@@ -57,9 +58,12 @@ cdef struct Frame:
 cdef struct SearchShared:
     TTable tt
     int stop                # set by the GUI, the clock, a limit or the main worker
-    long long start_ms
-    long long soft_ms       # do not start a new iteration after this (0: none)
-    long long hard_ms       # abort the search after this (0: none)
+    int pondering           # no clock until ponderhit
+    long long start_ms      # for info lines
+    long long clock_ms      # when the clock started: the search start, or ponderhit
+    long long hard_ms       # abort the search this long after clock_ms (0: none)
+    long long check_ms      # consult the Python time manager this long after clock_ms (0: never)
+    bint timed              # a Python time manager decides when iterations stop
     u64 node_limit          # 0: none
     int depth_limit
     int mate_limit          # moves; 0: none
@@ -77,6 +81,9 @@ cdef struct Worker:
     int completed_depth
     int root_count
     int pv_index
+    int root_move_number    # of the root move being searched, from 1
+    int root_failing        # +1 the root is failing high, -1 low, 0 neither
+    int best_move_changes   # in this iteration
     int nmp_min_ply         # null move is off below this ply while verifying
     RootMove roots[MAX_MOVES]
     RootMove best[MAX_ROOT_PV]   # the lines of the last completed iteration
@@ -101,11 +108,18 @@ cdef inline bint stopped(Worker* w) noexcept nogil:
 
 cdef void poll_limits(Worker* w) noexcept nogil:
     # Called every 2048 nodes by the main worker: cheap enough, and well under a millisecond.
+    # The clock never aborts before iteration 2 completes, nor while pondering.
     cdef SearchShared* s = w.shared
-    if s.hard_ms and now_ms() - s.start_ms >= s.hard_ms:
-        atomic_store(&s.stop, 1)
+    cdef long long elapsed
     if s.node_limit and total_nodes(s) >= s.node_limit:
         atomic_store(&s.stop, 1)
+    if w.completed_depth < 2 or atomic_load(&s.pondering):
+        return
+    elapsed = now_ms() - s.clock_ms
+    if s.hard_ms and elapsed >= s.hard_ms:
+        atomic_store(&s.stop, 1)
+    elif s.check_ms and elapsed >= s.check_ms:
+        consult_clock(w, elapsed)
 
 
 # --- static exchange evaluation -------------------------------------------------------------
@@ -521,7 +535,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
 cdef int search_root(Worker* w, int alpha, int beta, int depth) noexcept nogil:
     """Search the root moves from pv_index on; scores land in w.roots."""
     cdef Position* p = &w.pos
-    cdef int i, j, value, best = -VALUE_INFINITE, move_count = 0
+    cdef int i, j, value, failing, best = -VALUE_INFINITE, move_count = 0
+    cdef u64 nodes_before
     cdef RootMove* rm
     cdef RootMove tmp
     w.pv_length[0] = 0
@@ -529,7 +544,9 @@ cdef int search_root(Worker* w, int alpha, int beta, int depth) noexcept nogil:
     for i in range(w.pv_index, w.root_count):
         rm = &w.roots[i]
         move_count += 1
+        w.root_move_number = move_count + w.pv_index
         w.seldepth = 0
+        nodes_before = w.nodes
         if w.id == 0 and now_ms() - w.shared.start_ms > 1000:
             report_current_move(w, depth, rm.move, move_count + w.pv_index)
         make(w, rm.move, 0)
@@ -538,8 +555,12 @@ cdef int search_root(Worker* w, int alpha, int beta, int depth) noexcept nogil:
         else:
             value = -search(w, -alpha - 1, -alpha, depth - 1 + (checkers(p) != 0), 1, True)
             if alpha < value < beta:
+                failing = w.root_failing
+                w.root_failing = 1     # a new best move is being confirmed: the root fails high
                 value = -search(w, -beta, -alpha, depth - 1 + (checkers(p) != 0), 1, False)
+                w.root_failing = failing
         undo_move(p, rm.move)
+        rm.nodes += w.nodes - nodes_before
         if stopped(w):
             break
         if move_count == 1 or value > alpha:
@@ -557,6 +578,8 @@ cdef int search_root(Worker* w, int alpha, int beta, int depth) noexcept nogil:
             best = value
         if value > alpha:
             alpha = value
+            if move_count > 1 and w.pv_index == 0:
+                w.best_move_changes += 1
             # Keep the new best move first so that an interrupted iteration still knows it.
             tmp = w.roots[i]
             for j in range(i, w.pv_index, -1):
@@ -590,6 +613,7 @@ cdef void iterative_deepening(Worker* w) noexcept nogil:
     for depth in range(1, max_depth + 1):
         for i in range(w.root_count):
             w.roots[i].previous_score = w.roots[i].score
+        w.best_move_changes = 0
         for w.pv_index in range(lines):
             delta = 25
             value = w.roots[w.pv_index].previous_score
@@ -599,17 +623,21 @@ cdef void iterative_deepening(Worker* w) noexcept nogil:
             else:
                 alpha = -VALUE_INFINITE
                 beta = VALUE_INFINITE
+            w.root_failing = 0
             while True:
                 value = search_root(w, alpha, beta, depth)
                 sort_roots(w, w.pv_index, w.root_count)
                 if stopped(w):
                     break
                 if value <= alpha:
+                    w.root_failing = -1
                     beta = (alpha + beta) // 2
                     alpha = value - delta if value - delta > -VALUE_INFINITE else -VALUE_INFINITE
                 elif value >= beta:
+                    w.root_failing = 1
                     beta = value + delta if value + delta < VALUE_INFINITE else VALUE_INFINITE
                 else:
+                    w.root_failing = 0
                     break
                 if w.id == 0 and now_ms() - s.start_ms > 1000:
                     report_iteration(w, depth, lines, True)
@@ -627,31 +655,30 @@ cdef void iterative_deepening(Worker* w) noexcept nogil:
             w.best[i] = w.roots[i]
         if w.id == 0:
             report_iteration(w, depth, lines, False)
-            if iteration_should_stop(w, depth):
+            if s.mate_limit and w.best[0].score >= VALUE_MATE - 2 * s.mate_limit:
+                break
+            if s.timed and clock_says_stop(w, depth):
                 break
     if w.id == 0:
         atomic_store(&s.stop, 1)
-
-
-cdef bint iteration_should_stop(Worker* w, int depth) noexcept nogil:
-    cdef SearchShared* s = w.shared
-    cdef int score = w.best[0].score
-    if s.soft_ms and now_ms() - s.start_ms >= s.soft_ms:
-        return True
-    if s.mate_limit and score >= VALUE_MATE - 2 * s.mate_limit:
-        return True
-    if (s.soft_ms or s.hard_ms) and (score >= VALUE_MATE_IN_MAX_PLY or score <= -VALUE_MATE_IN_MAX_PLY) \
-            and depth >= 2 * (VALUE_MATE - (score if score > 0 else -score)) + 4:
-        return True     # a mate seen this clearly will not change with more depth
-    if w.root_count == 1 and (s.soft_ms or s.hard_ms):
-        return True     # a forced move needs no thought on the clock
-    return False
 
 
 cdef void report_iteration(Worker* w, int depth, int lines, bint partial) noexcept nogil:
     with gil:
         if w.reporter != NULL:
             (<Search>w.reporter).report(depth, lines, partial)
+
+
+cdef bint clock_says_stop(Worker* w, int depth) noexcept nogil:
+    # The time manager's end-of-iteration rules (in Python: engine/timeman.py).
+    with gil:
+        return (<Search>w.reporter).iteration_done(depth)
+
+
+cdef void consult_clock(Worker* w, long long elapsed) noexcept nogil:
+    # A deadline passed during an iteration: the time manager aborts or sets the next one.
+    with gil:
+        (<Search>w.reporter).deadline(elapsed)
 
 
 cdef void report_current_move(Worker* w, int depth, Move move, int number) noexcept nogil:

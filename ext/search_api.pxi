@@ -43,6 +43,7 @@ cdef class Search:
     cdef int hash_mb
     cdef Board root
     cdef object info_callback
+    cdef object clock
     cdef object running
 
     def __cinit__(self):
@@ -136,17 +137,20 @@ cdef class Search:
     def stop(self):
         atomic_store(&self.shared.stop, 1)
 
-    def run(self, Board board not None, *, int depth=0, long long nodes=0, long long soft_ms=0,
-            long long hard_ms=0, int mate=0, int multipv=1, searchmoves=(), info=None):
+    def run(self, Board board not None, *, int depth=0, long long nodes=0, int mate=0, int multipv=1,
+            searchmoves=(), info=None, clock=None):
         """Search `board` within the limits (0 means none) and return the result as a dict:
         move, ponder (None if unknown), score {cp|mate}, depth, seldepth, nodes, time_ms, pv.
-        `info(lines)` is called from this thread with a list of per-line dicts at iteration ends."""
+        `info(lines)` is called from this thread with a list of per-line dicts at iteration ends.
+        `clock` is the time manager (engine/timeman.py's TimeManager; None: no clock): the search
+        aborts at its hard_ms, consults its deadline() from check_ms on and its iteration_done()
+        after each iteration. While clock.pondering the clock waits for ponderhit()."""
         cdef Move legal[MAX_MOVES]
         cdef Move wanted[MAX_MOVES]
         cdef int n, i, j, k, wanted_count = 0
         cdef Worker* w
         cdef SearchShared* s = self.shared
-        if depth < 0 or nodes < 0 or soft_ms < 0 or hard_ms < 0 or mate < 0:
+        if depth < 0 or nodes < 0 or mate < 0:
             raise ValueError("search limits cannot be negative")
         for text in searchmoves:
             if wanted_count < MAX_MOVES:
@@ -168,10 +172,14 @@ cdef class Search:
                         "nodes": 0, "time_ms": 0, "pv": []}
             self.root = board.copy()
             self.info_callback = info
+            self.clock = clock
             s.stop = 0
+            s.pondering = clock is not None and clock.pondering
             s.start_ms = now_ms()
-            s.soft_ms = soft_ms
-            s.hard_ms = hard_ms
+            s.clock_ms = s.start_ms
+            s.timed = clock is not None
+            s.hard_ms = clock.hard_ms if clock is not None else 0
+            s.check_ms = clock.check_ms if clock is not None else 0
             s.node_limit = nodes
             s.depth_limit = min(depth, MAX_SEARCH_PLY - 8)
             s.mate_limit = mate
@@ -201,6 +209,7 @@ cdef class Search:
                     w.roots[k].pv[0] = legal[k]
                     w.roots[k].pv_length = 1
                     w.roots[k].seldepth = 0
+                    w.roots[k].nodes = 0
                     w.roots[k].bound = BOUND_EXACT
             helpers = [threading.Thread(target=self._work, args=(i,), daemon=True) for i in range(1, self.threads)]
             for thread in helpers:
@@ -245,6 +254,43 @@ cdef class Search:
                 "score": {k: line[k] for k in ("cp", "mate") if k in line}, "depth": w.completed_depth,
                 "seldepth": line["seldepth"], "nodes": total_nodes(self.shared), "time_ms": elapsed,
                 "pv": line["pv"]}
+
+    def ponderhit(self, bint stop_now=False):
+        """The expected move was played: the clock of a ponder search starts now, or, with
+        stop_now (the time manager's verdict), the search ends."""
+        cdef SearchShared* s = self.shared
+        if not atomic_load(&s.pondering):
+            return
+        s.clock_ms = now_ms()
+        atomic_store(&s.pondering, 0)
+        if stop_now:
+            atomic_store(&s.stop, 1)
+
+    def iteration_done(self, int depth):
+        """Called by the main worker, with the GIL, after each iteration: the clock's verdict."""
+        cdef Worker* w = self.workers[0]
+        cdef int score = w.best[0].score
+        cdef int mate_plies = 0
+        if score >= VALUE_MATE_IN_MAX_PLY:
+            mate_plies = VALUE_MATE - score
+        elif score <= -VALUE_MATE_IN_MAX_PLY:
+            mate_plies = -(VALUE_MATE + score)
+        stop = self.clock.iteration_done(
+            depth, now_ms() - self.shared.clock_ms, w.best_move_changes,
+            w.best[0].nodes / max(w.nodes, 1), w.root_count, mate_plies)
+        self.shared.check_ms = self.clock.check_ms
+        return stop
+
+    def deadline(self, long long elapsed):
+        """Called by the main worker, with the GIL, when the clock's check time has passed."""
+        cdef Worker* w = self.workers[0]
+        cdef RootMove* rm = &w.roots[w.pv_index]
+        score = rm.score if rm.score != -VALUE_INFINITE else rm.previous_score
+        next_check = self.clock.deadline(elapsed, w.root_move_number, w.root_failing, score)
+        if next_check:
+            self.shared.check_ms = next_check
+        else:
+            atomic_store(&self.shared.stop, 1)
 
     def report_current_move(self, int depth, Move move, int number):
         """Called by the main worker, with the GIL, as it starts each root move after 1 s."""

@@ -9,6 +9,7 @@ import pytest
 import pyrope
 from pyrope._core import Search
 from pyrope.bench import POSITIONS
+from pyrope.timeman import Limits, make_clock
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +74,7 @@ def test_node_and_depth_limits(search):
 
 
 def test_time_limit_is_kept(search):
-    result = search.run(pyrope.Board(POSITIONS[1]), soft_ms=50, hard_ms=100)
+    result = search.run(pyrope.Board(POSITIONS[1]), clock=make_clock(Limits(movetime=100), True, 0))
     assert result["move"] is not None and result["time_ms"] < 1000
 
 

@@ -1,7 +1,9 @@
-"""Time allocation pinned with numbers: Glaurung 2.2's formulas, overhead and safety margin."""
+"""Time management pinned with numbers: Glaurung 2.2's and Gerbil's formulas, the combined plan, and
+the rules that stop or extend a search."""
 import pytest
 
-from pyrope.timeman import SAFETY_MS, Limits, allocate, glaurung_budget
+from pyrope.timeman import (SAFETY_MS, Limits, Plan, TimeManager, gerbil_budget, glaurung_budget, make_clock,
+                            plan_move)
 
 
 @pytest.mark.parametrize("left, inc, mtg, expected", [
@@ -17,26 +19,125 @@ def test_glaurung_budget(left, inc, mtg, expected):
     assert glaurung_budget(left, inc, mtg) == expected
 
 
-def test_clock_budget_subtracts_overhead_and_never_exceeds_the_clock():
-    budget = allocate(Limits(wtime=10_000, btime=5_000, winc=100, binc=100), True, move_overhead=30)
-    usable = 10_000 - 30 - SAFETY_MS
-    assert budget.hard_ms == max(usable // 4, 0)
-    assert budget.soft_ms == (usable // 30 + 100) * 80 // 128
-    tiny = allocate(Limits(wtime=10, btime=10), True, move_overhead=30)
-    assert tiny.hard_ms == 1 and tiny.soft_ms == 1
+@pytest.mark.parametrize("left, inc, moves_left, expected", [
+    (60_000, 1000, 0, (2450, 7350)),       # above the 31 s target: i + (t - target)/20, extra 3x
+    (20_000, 2000, 0, (1000, 3000)),       # below the 32 s target: i - 1200 -> never under i/2
+    (900_000, 0, 0, (30000, 90000)),       # no increment: t/30 above 10 minutes
+    (120_000, 0, 0, (3000, 9000)),         # t/40 above one minute
+    (30_000, 0, 0, (500, 1500)),           # t/60 below
+    (10_000, 0, 0, (166, 0)),              # no emergency time under 20 s
+    (60_000, 0, 10, (5714, 17142)),        # moves per period: 4t / (3m + 12)
+    (60_000, 0, 1, (16000, 14000)),        # base + extra capped at t/2
+])
+def test_gerbil_budget(left, inc, moves_left, expected):
+    assert gerbil_budget(left, inc, moves_left) == expected
+
+
+def test_plan_for_blitz_takes_glaurung_target_and_no_emergency_time():
+    # 10 s + 0.1 s: t = 10000 - 30 - 20 = 9950; Glaurung 331 + 100 and max(2487, 0);
+    # Gerbil has no emergency time under 20 s.
+    assert plan_move(Limits(wtime=10_000, btime=10_000, winc=100, binc=100), True, 30) == Plan(431, 2487, 0)
+
+
+def test_plan_for_rapid_adds_gerbil_emergency_time():
+    # 5 min + 3 s: t = 299950; Glaurung 9998 + 3000, max(74987, 2900); Gerbil base
+    # 3000 + (299950 - 33000)/20 = 16347, extra 3 * 16347.
+    limits = Limits(wtime=300_000, btime=300_000, winc=3000, binc=3000)
+    assert plan_move(limits, True, 30) == Plan(12998, 74987, 49041)
+
+
+def test_plan_caps_the_ceiling_at_half_the_clock():
+    # An increment larger than the clock: Glaurung's i - 100 would spend 1900 of 1000 - 50 ms.
+    plan = plan_move(Limits(wtime=1000, btime=1000, winc=2000, binc=2000), True, 30)
+    assert plan.absolute_max == (1000 - 30 - SAFETY_MS) // 2
+    assert plan.max_time <= plan.absolute_max
 
 
 def test_black_uses_its_own_clock():
-    limits = Limits(wtime=100_000, btime=4_000)
-    assert allocate(limits, False, 0).hard_ms == (4_000 - SAFETY_MS) // 8
+    assert plan_move(Limits(wtime=100_000, btime=4_000), False, 0).absolute_max == (4_000 - SAFETY_MS) // 8
+
+
+def test_an_empty_clock_still_gets_a_moment():
+    assert plan_move(Limits(wtime=10, btime=10), True, 30) == Plan(1, 1, 0)
 
 
 @pytest.mark.parametrize("limits, expected", [
-    (Limits(movetime=500), (470, 470)),
-    (Limits(infinite=True, wtime=1000, btime=1000), (0, 0)),
-    (Limits(depth=5), (0, 0)),
-    (Limits(nodes=1000), (0, 0)),
+    (Limits(movetime=500), Plan(470, 470, 0, fixed=True)),
+    (Limits(infinite=True, wtime=1000, btime=1000), None),
+    (Limits(depth=5), None),
+    (Limits(nodes=1000), None),
 ])
 def test_fixed_and_unlimited_searches(limits, expected):
-    budget = allocate(limits, True, move_overhead=30)
-    assert (budget.soft_ms, budget.hard_ms) == expected
+    assert plan_move(limits, True, move_overhead=30) == expected
+
+
+def clock(max_time=1000, absolute_max=5000, emergency=3000, **kwargs) -> TimeManager:
+    return TimeManager(Plan(max_time, absolute_max, emergency, **kwargs))
+
+
+def test_no_new_iteration_after_five_eighths_of_the_target():
+    tm = clock()
+    assert tm.hard_ms == 5000 and tm.check_ms == 1000
+    assert not tm.iteration_done(3, 625, 0, 0.5, 20, 0)     # 1000 * 80/128 = 625
+    assert tm.iteration_done(3, 626, 0, 0.5, 20, 0)
+
+
+def test_best_move_changes_buy_extra_time_from_iteration_six():
+    tm = clock()
+    assert not tm.iteration_done(5, 100, 3, 0.5, 20, 0)
+    assert tm.extra_time == 0                                # not before iteration 6
+    assert not tm.iteration_done(6, 1000, 2, 0.5, 20, 0)    # 2000/3 + 3000/6 = 1166 extra
+    assert tm.extra_time == 1166 and tm.check_ms == 2166
+    assert not tm.iteration_done(7, 833, 0, 0.5, 20, 0)     # 0 + 2000/6 = 333: limit 1333 * 80/128
+    assert tm.extra_time == 333
+    assert tm.iteration_done(8, 834, 0, 0.5, 20, 0)         # 0 + 0: limit back to 625
+
+
+def test_easy_move_stops_early():
+    assert not clock().iteration_done(4, 100, 0, 0.99, 20, 0)     # not before iteration 5
+    assert not clock().iteration_done(5, 62, 0, 0.90, 20, 0)      # max_time/16 = 62 not passed
+    assert clock().iteration_done(5, 63, 0, 0.90, 20, 0)
+    assert not clock().iteration_done(5, 31, 0, 0.995, 20, 0)     # max_time/32 = 31
+    assert clock().iteration_done(5, 32, 0, 0.995, 20, 0)
+    assert not clock().iteration_done(5, 300, 0, 0.85, 20, 0)     # 85% is not more than 85%
+
+
+def test_forced_moves_and_clear_mates_end_even_fixed_time_searches():
+    fixed = clock(500, 500, 0, fixed=True)
+    assert fixed.check_ms == 0 and not fixed.iteration_done(9, 400, 0, 0.99, 20, 0)
+    assert fixed.iteration_done(2, 1, 0, 1.0, 1, 0)
+    assert fixed.iteration_done(10, 1, 0, 1.0, 20, 3)              # mate in 3 plies, depth 10
+    assert not fixed.iteration_done(9, 1, 0, 1.0, 20, -3)
+
+
+def test_deadlines_abort_on_the_first_root_move_or_when_not_failing_high():
+    tm = clock()
+    assert tm.deadline(1001, 1, 0, 20) == 0                        # first root move past the target
+    assert tm.deadline(1001, 7, 0, 20) == 1006                      # a later move: look again soon
+    assert tm.deadline(6001, 7, 1, 20) == 6006                      # failing high: keep going
+    assert tm.deadline(6001, 7, 0, 20) == 0                         # not failing high past 6x
+
+
+def test_a_failing_root_gets_gerbil_emergency_time_unless_won_or_lost():
+    tm = clock()
+    assert tm.deadline(1001, 1, -1, 20) == 1001 + 1500             # half of the 3000 ms reserve
+    assert tm.deadline(2502, 1, -1, 20) == 2502 + 750              # half of what is left
+    assert tm.deadline(3253, 1, -1, 20) == 3253 + 750              # under a second: all of it
+    assert tm.deadline(4004, 1, -1, 20) == 0                        # nothing left
+    assert clock().deadline(1001, 1, 1, 500) == 0                   # a rook up: won, no extra
+    assert clock().deadline(1001, 1, -1, -301) == 0                 # a minor down: lost, no extra
+
+
+def test_a_ponder_search_never_stops_but_remembers_it_could_have():
+    tm = TimeManager(Plan(1000, 5000, 0), pondering=True)
+    assert not tm.iteration_done(8, 2000, 0, 0.5, 20, 0)
+    assert tm.ponderhit() is True and not tm.pondering
+    fresh = TimeManager(Plan(1000, 5000, 0), pondering=True)
+    assert not fresh.iteration_done(3, 10, 0, 0.5, 20, 0)
+    assert fresh.ponderhit() is False
+
+
+def test_make_clock_follows_the_limits():
+    assert make_clock(Limits(depth=4), True, 0) is None
+    tm = make_clock(Limits(wtime=60_000, btime=60_000, ponder=True), True, 0)
+    assert tm.pondering and tm.plan.max_time == (60_000 - SAFETY_MS) // 40
