@@ -3,14 +3,19 @@
 It runs each search on a background thread (the Cython search drops the GIL, so the protocol
 reader stays responsive), forwards info lines, and hands the final result to a callback. The result
 of an infinite search is held back until `stop`, and that of a ponder search until `stop` or
-`ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search.
+`ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search. With a
+strength limit (and not in analysis mode) it searches the Skill's node budget and lines, then lets
+the Skill choose the move.
 """
 from __future__ import annotations
 
+import dataclasses
+import random
 import threading
 from typing import Callable
 
 from ._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
+from .strength import DEFAULT_ELO, LINES, Skill
 from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
@@ -22,6 +27,11 @@ class SearchManager:
         self.search = Search(threads=1, hash_mb=16)
         self.multipv = 1
         self.move_overhead = 30
+        self.ponder_allowed = False         # the GUI may ponder: a little more time per move
+        self.limit_strength = False
+        self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on
+        self.analyse_mode = False           # analysis is always at full strength
+        self.rng = random.Random()
         self._thread: threading.Thread | None = None
         self._clock: TimeManager | None = None
         self._infinite = False
@@ -51,15 +61,24 @@ class SearchManager:
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
         self.finish()
-        self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead)
+        skill = Skill(self.elo) if self.limit_strength and not self.analyse_mode else None
+        multipv = self.multipv
+        if skill is not None:
+            limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
+            multipv = max(multipv, LINES)
+        self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
         self._infinite = limits.infinite
         board = board.copy()
         self._release.clear()
 
         def run() -> None:
             result = self.search.run(
-                board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=self.multipv,
+                board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
                 searchmoves=limits.searchmoves, info=on_info, clock=clock)
+            if skill is not None and result["lines"]:
+                line = skill.choose(result["lines"], self.rng)
+                result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
+                              pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
             if limits.infinite or limits.ponder:
                 self._release.wait()
             on_done(result)

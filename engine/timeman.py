@@ -18,6 +18,7 @@ The budget, fixed when the search starts:
   absolute_max, never more than t/2 (Gerbil's cap) except on the last move of a period where
   Glaurung's own min(t/2, t - 500) applies; Gerbil's emergency extra is the only time given
   beyond Glaurung's deadlines, and only for a root that is failing high or low.
+  When the GUI may ponder (UCI option Ponder, CECP `hard`), the target grows by a quarter.
 
 While searching (`TimeManager`, called by the C search with the GIL):
   extra_time (Glaurung): from iteration 6, when the best move changed in the last two iterations,
@@ -39,6 +40,7 @@ only legal move or a clear mate; depth, nodes, mate and infinite searches have n
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 SAFETY_MS = 20          # pipe and scheduling latency beyond what Move Overhead covers
@@ -211,7 +213,14 @@ class TimeManager:
         return self.satisfied
 
 
-def make_clock(limits: Limits, white_to_move: bool, move_overhead: int) -> TimeManager | None:
-    """The time manager for a `go`, or None when the search has no clock."""
+def make_clock(limits: Limits, white_to_move: bool, move_overhead: int,
+               ponder_allowed: bool = False) -> TimeManager | None:
+    """The time manager for a `go`, or None when the search has no clock. When the GUI lets us
+    ponder, part of each move's thinking happens on the opponent's time, so the target grows by a
+    quarter (Stockfish's old Ponder rule), still within absolute_max."""
     plan = plan_move(limits, white_to_move, move_overhead)
-    return None if plan is None else TimeManager(plan, pondering=limits.ponder)
+    if plan is None:
+        return None
+    if ponder_allowed and not plan.fixed:
+        plan = dataclasses.replace(plan, max_time=min(plan.max_time + plan.max_time // 4, plan.absolute_max))
+    return TimeManager(plan, pondering=limits.ponder)

@@ -13,13 +13,16 @@ from . import __version__
 from ._core import FenError, IllegalMoveError, ParamFileError
 from .bench import DEFAULT_DEPTH, run_bench
 from .session import Session
+from .strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
 from .timeman import Limits
+from .wdl import win_draw_loss
 
 ENGINE_NAME = f"Pyrope {__version__}"
 ENGINE_AUTHOR = "the Pyrope developers"
 
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 GO_FLAGS = ("infinite", "ponder")
+BUTTONS = ("Clear Hash",)
 
 
 class UciError(ValueError):
@@ -38,6 +41,18 @@ SPIN_OPTIONS = {
     "Threads": SpinOption(1, 1, 256),
     "MultiPV": SpinOption(1, 1, 64),
     "Move Overhead": SpinOption(30, 0, 5000),
+    "UCI_Elo": SpinOption(DEFAULT_ELO, MIN_ELO, MAX_ELO),
+}
+
+# Check options and their defaults. Ponder: the GUI may ponder (the time manager then plans a
+# little more per move); UCI_AnalyseMode: analysis, always at full strength; UCI_ShowWDL: win/draw/
+# loss chances on every score; UCI_LimitStrength: play at UCI_Elo.
+CHECK_OPTIONS = {
+    "Ponder": False,
+    "UCI_Chess960": False,
+    "UCI_AnalyseMode": False,
+    "UCI_LimitStrength": False,
+    "UCI_ShowWDL": False,
 }
 
 
@@ -59,8 +74,7 @@ def parse_go(args: list[str], report: Callable[[str], None]) -> Limits:
                 value = 1
             setattr(limits, word, value)
         elif word in GO_FLAGS:
-            if word == "infinite":
-                limits.infinite = True
+            setattr(limits, word, True)
         elif word == "searchmoves":
             limits.searchmoves = [move for move in words]
         else:
@@ -68,7 +82,7 @@ def parse_go(args: list[str], report: Callable[[str], None]) -> Limits:
     return limits
 
 
-def format_info(info: dict) -> str:
+def format_info(info: dict, show_wdl: bool = False) -> str:
     if "currmove" in info:
         return f"info depth {info['depth']} currmove {info['currmove']} currmovenumber {info['currmovenumber']}"
     score = f"mate {info['mate']}" if "mate" in info else f"cp {info['cp']}"
@@ -76,6 +90,8 @@ def format_info(info: dict) -> str:
         score += " lowerbound"
     elif info.get("upperbound"):
         score += " upperbound"
+    if show_wdl:
+        score += " wdl {} {} {}".format(*win_draw_loss(info))
     return (f"info depth {info['depth']} seldepth {info['seldepth']} multipv {info['multipv']} "
             f"score {score} nodes {info['nodes']} nps {info['nps']} hashfull {info['hashfull']} "
             f"tbhits 0 time {info['time_ms']} pv {' '.join(info['pv'])}")
@@ -86,6 +102,7 @@ class UciFrontEnd:
         self.session = session
         self.manager = session.manager
         self.write = write
+        self.show_wdl = False
         self.commands = {
             "uci": self.uci,
             "debug": lambda args: None,
@@ -96,6 +113,7 @@ class UciFrontEnd:
             "position": self.position,
             "go": self.go,
             "stop": lambda args: self.manager.stop(),
+            "ponderhit": lambda args: self.manager.ponderhit(),
             "d": lambda args: self.write(self.describe()),
             "bench": self.bench,
         }
@@ -132,9 +150,11 @@ class UciFrontEnd:
         self.write(f"id author {ENGINE_AUTHOR}")
         for name, spin in SPIN_OPTIONS.items():
             self.write(f"option name {name} type spin default {spin.default} min {spin.minimum} max {spin.maximum}")
-        self.write("option name Clear Hash type button")
+        for name, default in CHECK_OPTIONS.items():
+            self.write(f"option name {name} type check default {str(default).lower()}")
+        for name in BUTTONS:
+            self.write(f"option name {name} type button")
         self.write("option name EvalFile type string default <empty>")
-        self.write("option name UCI_Chess960 type check default false")
         self.write("uciok")
 
     def setoption(self, args: list[str]) -> None:
@@ -143,7 +163,7 @@ class UciFrontEnd:
             raise UciError(f"setoption needs 'name <id> [value <x>]', got: {text}")
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip(), value.strip()
-        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, "Clear Hash", "EvalFile", "UCI_Chess960")
+        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, *CHECK_OPTIONS, *BUTTONS, "EvalFile")
                      }.get(name.lower())
         if canonical is None:
             raise UciError(f"no such option: {name}")
@@ -151,12 +171,25 @@ class UciFrontEnd:
             self.manager.clear()
         elif canonical == "EvalFile":
             self.manager.load_eval_file(value if value not in ("", "<empty>") else None)
-        elif canonical == "UCI_Chess960":
-            if value.lower() not in ("true", "false"):
-                raise UciError(f"UCI_Chess960 takes true or false, not {value!r}")
-            self.session.set_chess960(value.lower() == "true")
+        elif canonical in CHECK_OPTIONS:
+            self.set_check(canonical, value)
         else:
             self.set_spin(canonical, value)
+
+    def set_check(self, name: str, value: str) -> None:
+        if value.lower() not in ("true", "false"):
+            raise UciError(f"{name} takes true or false, not {value!r}")
+        enabled = value.lower() == "true"
+        if name == "UCI_Chess960":
+            self.session.set_chess960(enabled)
+        elif name == "Ponder":
+            self.manager.ponder_allowed = enabled
+        elif name == "UCI_AnalyseMode":
+            self.manager.analyse_mode = enabled
+        elif name == "UCI_LimitStrength":
+            self.manager.limit_strength = enabled
+        elif name == "UCI_ShowWDL":
+            self.show_wdl = enabled
 
     def set_spin(self, name: str, value: str) -> None:
         spin = SPIN_OPTIONS[name]
@@ -176,6 +209,8 @@ class UciFrontEnd:
             self.manager.multipv = number
         elif name == "Move Overhead":
             self.manager.move_overhead = number
+        elif name == "UCI_Elo":
+            self.manager.elo = number
 
     def position(self, args: list[str]) -> None:
         moves: list[str] = []
@@ -206,7 +241,7 @@ class UciFrontEnd:
 
     def send_infos(self, infos: list[dict]) -> None:
         for info in infos:
-            self.write(format_info(info))
+            self.write(format_info(info, self.show_wdl))
 
     def send_bestmove(self, result: dict) -> None:
         ponder = f" ponder {result['ponder']}" if result["ponder"] else ""

@@ -65,6 +65,7 @@ cdef struct SearchShared:
     long long check_ms      # consult the Python time manager this long after clock_ms (0: never)
     bint timed              # a Python time manager decides when iterations stop
     u64 node_limit          # 0: none
+    u64 poll_mask           # the main worker polls the limits when nodes & poll_mask == 0
     int depth_limit
     int mate_limit          # moves; 0: none
     int multipv
@@ -107,11 +108,12 @@ cdef inline bint stopped(Worker* w) noexcept nogil:
     return atomic_load(&w.shared.stop) != 0
 
 cdef void poll_limits(Worker* w) noexcept nogil:
-    # Called every 2048 nodes by the main worker: cheap enough, and well under a millisecond.
-    # The clock never aborts before iteration 2 completes, nor while pondering.
+    # Called every 2048 nodes by the main worker (every node under a small node limit): cheap
+    # enough, and well under a millisecond. Iteration 1 always completes, so there is a move;
+    # the clock never aborts before iteration 2 completes, nor while pondering.
     cdef SearchShared* s = w.shared
     cdef long long elapsed
-    if s.node_limit and total_nodes(s) >= s.node_limit:
+    if s.node_limit and w.completed_depth >= 1 and total_nodes(s) >= s.node_limit:
         atomic_store(&s.stop, 1)
     if w.completed_depth < 2 or atomic_load(&s.pondering):
         return
@@ -305,7 +307,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     w.pv_length[ply] = ply
     w.nodes += 1
-    if w.id == 0 and (w.nodes & 2047) == 0:
+    if w.id == 0 and (w.nodes & w.shared.poll_mask) == 0:
         poll_limits(w)
     if ply > w.seldepth:
         w.seldepth = ply
@@ -380,7 +382,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         return qsearch(w, alpha, beta, ply)
     w.pv_length[ply] = ply
     w.nodes += 1
-    if w.id == 0 and (w.nodes & 2047) == 0:
+    if w.id == 0 and (w.nodes & w.shared.poll_mask) == 0:
         poll_limits(w)
     if stopped(w):
         return 0

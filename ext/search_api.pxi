@@ -140,7 +140,8 @@ cdef class Search:
     def run(self, Board board not None, *, int depth=0, long long nodes=0, int mate=0, int multipv=1,
             searchmoves=(), info=None, clock=None):
         """Search `board` within the limits (0 means none) and return the result as a dict:
-        move, ponder (None if unknown), score {cp|mate}, depth, seldepth, nodes, time_ms, pv.
+        move, ponder (None if unknown), score {cp|mate}, depth, seldepth, nodes, time_ms, pv, and
+        lines: the MultiPV lines of the last completed iteration ({pv, cp|mate, ...}, best first).
         `info(lines)` is called from this thread with a list of per-line dicts at iteration ends.
         `clock` is the time manager (engine/timeman.py's TimeManager; None: no clock): the search
         aborts at its hard_ms, consults its deadline() from check_ms on and its iteration_done()
@@ -169,7 +170,7 @@ cdef class Search:
                 n = k
             if n == 0:
                 return {"move": None, "ponder": None, "score": None, "depth": 0, "seldepth": 0,
-                        "nodes": 0, "time_ms": 0, "pv": []}
+                        "nodes": 0, "time_ms": 0, "pv": [], "lines": []}
             self.root = board.copy()
             self.info_callback = info
             self.clock = clock
@@ -181,6 +182,7 @@ cdef class Search:
             s.hard_ms = clock.hard_ms if clock is not None else 0
             s.check_ms = clock.check_ms if clock is not None else 0
             s.node_limit = nodes
+            s.poll_mask = 0 if 0 < nodes < 65536 else 2047
             s.depth_limit = min(depth, MAX_SEARCH_PLY - 8)
             s.mate_limit = mate
             s.multipv = max(1, multipv)
@@ -247,13 +249,14 @@ cdef class Search:
 
     cdef dict _result(self):
         cdef Worker* w = self._chosen()
+        cdef int i
         cdef RootMove* rm = &w.best[0] if w.best_count else &w.roots[0]
         line = self._line(rm)
         elapsed = now_ms() - self.shared.start_ms
         return {"move": line["pv"][0], "ponder": line["pv"][1] if len(line["pv"]) > 1 else None,
                 "score": {k: line[k] for k in ("cp", "mate") if k in line}, "depth": w.completed_depth,
                 "seldepth": line["seldepth"], "nodes": total_nodes(self.shared), "time_ms": elapsed,
-                "pv": line["pv"]}
+                "pv": line["pv"], "lines": [self._line(&w.best[i]) for i in range(w.best_count)] or [line]}
 
     def ponderhit(self, bint stop_now=False):
         """The expected move was played: the clock of a ponder search starts now, or, with
