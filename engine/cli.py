@@ -1,7 +1,9 @@
-"""The `pyrope` command: with no arguments, speak UCI on stdin/stdout; subcommands for tools."""
+"""The `pyrope` command: with no arguments, talk on stdin/stdout in the protocol the first line
+names (uci, xboard, ugi) or, for anything else, with a person at a terminal; subcommands for tools."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import threading
 import time
@@ -10,7 +12,16 @@ from ._core import STARTING_FEN, Board, FenError
 from . import match
 from .bench import DEFAULT_DEPTH, run_bench
 from .session import Session
-from .uci import UciFrontEnd
+from .terminal import TerminalFrontEnd
+from .uci import ENGINE_NAME, UciFrontEnd
+from .ugi import UgiFrontEnd
+from .xboard import XboardFrontEnd
+
+# The first word a GUI sends names its protocol; the chosen front-end handles that line too.
+# UCI's own state commands also choose UCI, for scripts that skip the handshake (Stockfish
+# allows that, and a person would not start with them).
+PROTOCOLS = {"uci": UciFrontEnd, "position": UciFrontEnd, "setoption": UciFrontEnd,
+             "ucinewgame": UciFrontEnd, "ugi": UgiFrontEnd, "xboard": XboardFrontEnd}
 
 
 _output_lock = threading.Lock()
@@ -24,7 +35,17 @@ def write_line(text: str) -> None:
 
 
 def run_protocol() -> int:
-    UciFrontEnd(Session(), write_line).run(sys.stdin)
+    # A GUI may send any bytes; a line that is not UTF-8 must become an error message, not a crash.
+    sys.stdin.reconfigure(errors="replace")
+    sys.stdout.reconfigure(errors="replace")
+    if sys.stdin.isatty():
+        write_line(f"{ENGINE_NAME}: type help to play here, or uci, xboard or ugi to speak that protocol.")
+    first = next((line for line in sys.stdin if line.strip()), None)
+    if first is None:
+        return 0
+    front_end = PROTOCOLS.get(first.split()[0], TerminalFrontEnd)
+    # Commands are read here on the main thread; searches run on the manager's thread.
+    front_end(Session(), write_line).run(itertools.chain([first], sys.stdin))
     return 0
 
 
@@ -45,7 +66,9 @@ def run_perft(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="pyrope", description="Pyrope chess engine. Without a subcommand it speaks UCI on stdin/stdout.")
+        prog="pyrope", description="Pyrope chess engine. Without a subcommand it reads stdin: a first line of uci, "
+                                   "xboard or ugi selects that protocol, anything else starts the "
+                                   "terminal mode for a person (type help there).")
     commands = parser.add_subparsers(dest="command")
     perft = commands.add_parser("perft", help="count the leaf nodes of the legal move tree")
     perft.add_argument("depth", type=int, help="plies to search (1 or more)")
@@ -71,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.depth < 1:
             parser.error("perft depth must be 1 or more")
         return run_perft(args)
-    return run_protocol()
+    try:
+        return run_protocol()
+    except KeyboardInterrupt:   # Ctrl-C at the terminal: leave without a traceback
+        return 130
 
 
 if __name__ == "__main__":
