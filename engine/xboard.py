@@ -129,7 +129,7 @@ def clearly_worse(score: dict | None) -> bool:
     if not score:
         return False
     if "mate" in score:
-        return score["mate"] <= 0
+        return score["mate"] < 0      # mate 0 would be a position without moves: never searched
     return score["cp"] <= CLEARLY_WORSE_CP
 
 
