@@ -9,10 +9,8 @@ import threading
 import time
 
 from ._core import STARTING_FEN, Board, FenError
-from . import match
 from .bench import DEFAULT_DEPTH, run_bench
 from .session import Session
-from .terminal import TerminalFrontEnd
 from .uci import ENGINE_NAME, UciFrontEnd
 from .ugi import UgiFrontEnd
 from .xboard import XboardFrontEnd
@@ -43,7 +41,11 @@ def run_protocol() -> int:
     first = next((line for line in sys.stdin if line.strip()), None)
     if first is None:
         return 0
-    front_end = PROTOCOLS.get(first.split()[0], TerminalFrontEnd)
+    front_end = PROTOCOLS.get(first.split()[0])
+    if front_end is None:
+        # Imported only for people: it needs python-chess (SAN), which GUIs should not wait for.
+        from .terminal import TerminalFrontEnd
+        front_end = TerminalFrontEnd
     # Commands are read here on the main thread; searches run on the manager's thread.
     front_end(Session(), write_line).run(itertools.chain([first], sys.stdin))
     return 0
@@ -78,10 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("depth", type=int, nargs="?", default=DEFAULT_DEPTH, help="search depth")
     bench.add_argument("--threads", type=int, default=1, help="search threads")
     bench.add_argument("--hash", type=int, default=16, help="hash table size in MB")
-    match.add_arguments(commands.add_parser(
+    match_parser = commands.add_parser(
         "match", help="play engines against each other (UCI or xboard) and report Elo",
         description="Play a match or gauntlet between UCI/xboard engines, with openings, clocks, "
-                    "adjudication, PGN output, Elo with a 95%% interval and an optional SPRT."))
+                    "adjudication, PGN output, Elo with a 95%% interval and an optional SPRT.")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["match"]:
+        # The match runner (python-chess, asyncio) loads only when asked for: an engine started
+        # by a GUI must answer its first command quickly.
+        from . import match
+        match.add_arguments(match_parser)
     args = parser.parse_args(argv)
     if args.command == "match":
         return match.run(args)

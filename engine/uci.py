@@ -21,6 +21,11 @@ ENGINE_NAME = f"Pyrope {__version__}"
 ENGINE_AUTHOR = "the Pyrope developers"
 
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+# Beyond these a number means nothing more (and would not fit the C search's integers).
+GO_MAXIMA = {"depth": 1000, "mate": 1000, "nodes": 2 ** 62, "movestogo": 10_000}
+TIME_MAXIMUM_MS = 2 ** 40
+PERFT_MAXIMUM = 12
+BENCH_MAXIMUM = 64
 GO_FLAGS = ("infinite", "ponder")
 BUTTONS = ("Clear Hash",)
 
@@ -56,23 +61,28 @@ CHECK_OPTIONS = {
 }
 
 
-def parse_go(args: list[str], report: Callable[[str], None]) -> Limits:
-    """Limits from `go` arguments. A bad or absurd value is reported and made harmless, so that
-    the GUI still gets a prompt, legal bestmove."""
+def parse_go(args: list[str], report: Callable[[str], None], aliases: dict[str, str] | None = None) -> Limits:
+    """Limits from `go` arguments (`aliases` maps another protocol's words to UCI's). A bad or
+    absurd value is reported and made harmless, so that the GUI still gets a prompt, legal bestmove."""
     limits = Limits()
     words = iter(args)
     for word in words:
-        if word in GO_NUMBERS:
+        field = (aliases or {}).get(word, word)
+        if field in GO_NUMBERS:
             text = next(words, "")
             try:
                 value = int(text)
             except ValueError:
                 report(f"go {word} needs a whole number, not {text!r}; ignored")
                 continue
-            if word in ("depth", "nodes", "mate", "movetime", "movestogo") and value <= 0:
+            if field in ("depth", "nodes", "mate", "movetime", "movestogo") and value <= 0:
                 report(f"go {word} {value} is not positive; using 1")
                 value = 1
-            setattr(limits, word, value)
+            maximum = GO_MAXIMA.get(field, TIME_MAXIMUM_MS)
+            if value > maximum:
+                report(f"go {word} {value} is beyond {maximum}; using {maximum}")
+                value = maximum
+            setattr(limits, field, value)
         elif word in GO_FLAGS:
             setattr(limits, word, True)
         elif word == "searchmoves":
@@ -98,6 +108,8 @@ def format_info(info: dict, show_wdl: bool = False) -> str:
 
 
 class UciFrontEnd:
+    go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
+
     def __init__(self, session: Session, write: Callable[[str], None]) -> None:
         self.session = session
         self.manager = session.manager
@@ -229,7 +241,7 @@ class UciFrontEnd:
         if args[:1] == ["perft"]:
             self.perft(args[1:])
             return
-        limits = parse_go(args, self.error)
+        limits = parse_go(args, self.error, self.go_aliases)
         for move in limits.searchmoves:
             self.session.board.move_code(move)      # raises IllegalMoveError naming the move
         outcome = self.session.board.outcome()
@@ -248,8 +260,8 @@ class UciFrontEnd:
         self.write(f"bestmove {result['move']}{ponder}")
 
     def perft(self, args: list[str]) -> None:
-        if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
-            raise UciError("go perft needs a depth of 1 or more")
+        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= PERFT_MAXIMUM:
+            raise UciError(f"go perft needs a depth from 1 to {PERFT_MAXIMUM}")
         total = 0
         for move, nodes in self.session.perft_divide(int(args[0])):
             self.write(f"{move}: {nodes}")
@@ -259,8 +271,8 @@ class UciFrontEnd:
         self.write("")
 
     def bench(self, args: list[str]) -> None:
-        if len(args) > 1 or (args and (not args[0].isdigit() or int(args[0]) < 1)):
-            raise UciError("bench takes an optional depth of 1 or more")
+        if len(args) > 1 or (args and (not args[0].isdigit() or not 1 <= int(args[0]) <= BENCH_MAXIMUM)):
+            raise UciError(f"bench takes an optional depth from 1 to {BENCH_MAXIMUM}")
         self.manager.finish()
         run_bench(self.write, int(args[0]) if args else DEFAULT_DEPTH)
 

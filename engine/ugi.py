@@ -18,6 +18,8 @@ RESULTS = {"1-0": "p1win", "0-1": "p2win", "1/2-1/2": "draw"}
 
 
 class UgiFrontEnd(UciFrontEnd):
+    go_aliases = GO_WORDS
+
     def __init__(self, session: Session, write: Callable[[str], None]) -> None:
         super().__init__(session, write)
         del self.commands["uci"], self.commands["ucinewgame"]
@@ -30,9 +32,6 @@ class UgiFrontEnd(UciFrontEnd):
         UciFrontEnd(self.session, greeting.append).uci(args)
         for line in greeting:
             self.write("ugiok" if line == "uciok" else line)
-
-    def go(self, args: list[str]) -> None:
-        super().go([GO_WORDS.get(word, word) for word in args])
 
     def query(self, args: list[str]) -> None:
         board = self.session.board

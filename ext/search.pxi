@@ -105,7 +105,8 @@ cdef inline u64 total_nodes(SearchShared* s) noexcept nogil:
     return n
 
 cdef inline bint stopped(Worker* w) noexcept nogil:
-    return atomic_load(&w.shared.stop) != 0
+    # Iteration 1 is never interrupted (it takes microseconds), so there is always a scored move.
+    return atomic_load(&w.shared.stop) != 0 and w.completed_depth > 0
 
 cdef void poll_limits(Worker* w) noexcept nogil:
     # Called every 2048 nodes by the main worker (every node under a small node limit): cheap

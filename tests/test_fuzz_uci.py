@@ -211,8 +211,6 @@ def test_random_bad_lines_get_errors_and_the_engine_still_plays(protocol, seed):
         assert engine.quit() == ""
 
 
-@pytest.mark.xfail(strict=True, reason="parse_go (engine/uci.py) passes numbers beyond the C int range "
-                                       "to the search: the search thread, or for perft the engine, dies")
 @pytest.mark.parametrize("go", ["go depth 1000000000000 movetime 100", "go mate 1000000000000 movetime 100",
                                 "go nodes 100000000000000000000 movetime 100", "go perft 1000000000000"])
 def test_numbers_beyond_the_search_range_get_an_error_and_a_prompt_answer(go):
