@@ -44,9 +44,13 @@ LEVEL_BASE = re.compile(r"^(\d+(?:\.\d*)?)(?::(\d+(?:\.\d*)?))?")
 # option names, but python-chess splits them at the first space, so none are used here; `option`
 # takes the names in any case, with or without spaces (the UCI spellings work too).
 OPTIONS = {"multipv": "MultiPV", "moveoverhead": "MoveOverhead", "clearhash": "ClearHash",
-           "evalfile": "EvalFile"}
+           "evalfile": "EvalFile", "limitstrength": "LimitStrength", "elo": "Elo",
+           "ucilimitstrength": "LimitStrength", "ucielo": "Elo"}
 # The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute).
-SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead")}
+SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead"),
+         "Elo": ("UCI_Elo", "elo")}
+# The check options: name -> the SearchManager attribute (CECP sends 0 or 1).
+CHECKS = {"LimitStrength": "limit_strength"}
 
 # Bounds that keep every number within what the search takes (64-bit times and node counts).
 MAX_CLOCK_CS = 10**9            # time, otim, level base: about 115 days
@@ -459,6 +463,8 @@ class XboardFrontEnd:
         for name, (uci_name, attribute) in SPINS.items():
             spin, current = SPIN_OPTIONS[uci_name], getattr(self.manager, attribute)
             self.write(f'feature option="{name} -spin {current} {spin.minimum} {spin.maximum}"')
+        for name, attribute in CHECKS.items():
+            self.write(f'feature option="{name} -check {int(getattr(self.manager, attribute))}"')
         self.write('feature option="ClearHash -button"')
         self.write('feature option="EvalFile -file "')
         self.write("feature done=1")
@@ -664,6 +670,8 @@ class XboardFrontEnd:
         elif name == "EvalFile":
             # A bad file raises ParamFileError and the current weights stay.
             self._reconfigure(lambda: self.manager.load_eval_file(value or None))
+        elif name in CHECKS:
+            setattr(self.manager, CHECKS[name], bool(parse_int(value, name, 0, 1)))
         else:
             # Read when the next search starts; a running one goes on as it began.
             uci_name, attribute = SPINS[name]

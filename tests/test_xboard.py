@@ -122,16 +122,20 @@ def test_protover_lists_features_between_done_0_and_done_1(talk):
                     "memory=1", "smp=1", 'myname="Pyrope '):
         assert feature in features
     for option in ('option="MultiPV -spin 1 1 64"', 'option="MoveOverhead -spin 30 0 5000"',
-                   'option="ClearHash -button"'):
+                   'option="ClearHash -button"', 'option="LimitStrength -check 0"'):
         assert option in features
     assert talk.send("accepted ping", "rejected san") == []
 
 
 def test_options_reach_the_search_manager(talk, tmp_path):
     manager = talk.front_end.manager
-    replies = talk.send("option MultiPV=3", "option Move Overhead=120", "option ClearHash", "memory 8", "cores 2")
+    replies = talk.send("option MultiPV=3", "option Move Overhead=120", "option ClearHash", "memory 8", "cores 2",
+                        "option LimitStrength=1", "option Elo=1500")
     assert replies == []
     assert (manager.multipv, manager.move_overhead) == (3, 120)
+    assert (manager.limit_strength, manager.elo) == (True, 1500)
+    assert talk.send("option LimitStrength=2") == ["Error (LimitStrength must be between 0 and 1, not 2): "
+                                                   "option LimitStrength=2"]
     bad = tmp_path / "weights.txt"
     bad.write_text("pawn_value_mg = lots\n")
     errors = talk.send("option MultiPV=65", "option MultiPV", "option Hash=64", "cores 0", "memory x",
