@@ -70,6 +70,7 @@ class SearchManager:
         self._infinite = limits.infinite
         board = board.copy()
         self._release.clear()
+        self.search.prepare()
 
         def run() -> None:
             result = self.search.run(

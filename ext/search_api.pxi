@@ -137,6 +137,12 @@ cdef class Search:
     def stop(self):
         atomic_store(&self.shared.stop, 1)
 
+    def prepare(self):
+        """Forget a stop() given while no search ran. run() does not clear the stop flag when it
+        starts (it does when it ends), so a stop() that comes after prepare() but before the
+        searching thread gets going still ends that search at once."""
+        atomic_store(&self.shared.stop, 0)
+
     def run(self, Board board not None, *, int depth=0, long long nodes=0, int mate=0, int multipv=1,
             searchmoves=(), info=None, clock=None):
         """Search `board` within the limits (0 means none) and return the result as a dict:
@@ -174,7 +180,6 @@ cdef class Search:
             self.root = board.copy()
             self.info_callback = info
             self.clock = clock
-            s.stop = 0
             s.pondering = clock is not None and clock.pondering
             s.start_ms = now_ms()
             s.clock_ms = s.start_ms
@@ -219,7 +224,9 @@ cdef class Search:
             self._work(0)
             for thread in helpers:
                 thread.join()
-            return self._result()
+            result = self._result()
+            s.stop = 0
+            return result
 
     def _work(self, int index):
         cdef Worker* w = self.workers[index]

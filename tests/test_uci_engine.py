@@ -114,3 +114,14 @@ def test_bestmove_waits_for_ponderhit_then_the_clock_applies():
         pyrope.send("stop")
         pyrope.read_until(lambda line: line.startswith("bestmove"), timeout=2)
         assert pyrope.quit() == ""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stop_right_after_go_always_ends_the_search(threads):
+    # The stop can reach the manager before the search thread has started: it must still count.
+    with EngineProcess() as pyrope:
+        pyrope.send("uci", f"setoption name Threads value {threads}")
+        for _ in range(200):
+            pyrope.send("position startpos", "go infinite", "stop")
+            pyrope.read_until(lambda line: line.startswith("bestmove"), timeout=5)
+        assert pyrope.quit() == ""
