@@ -1,7 +1,7 @@
 """Calibrate UCI_LimitStrength: Pyrope at each UCI_Elo setting against Stockfish at the same
 UCI_Elo (Stockfish's floor is 1350), with `pyrope match`; prints the table the README quotes.
 
-    python3 bench/strength_calibration.py [--levels 1400 1800 2200] [--games 40] [--tc 3+0.03]
+    python3 bench/strength_calibration.py [--levels 1000 1400 1800 2050] [--games 40] [--tc 3+0.03]
 
 The estimated rating of a setting is the opponent's UCI_Elo plus the measured Elo difference.
 """
@@ -40,7 +40,7 @@ def play(level: int, games: int, tc: str, concurrency: int, stockfish: str) -> t
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--levels", type=int, nargs="+", default=[1400, 1800, 2200])
+    parser.add_argument("--levels", type=int, nargs="+", default=[1000, 1400, 1800, 2050])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--tc", default="3+0.03")
     parser.add_argument("--concurrency", type=int, default=2)

@@ -14,17 +14,17 @@ import random
 from dataclasses import dataclass
 
 MIN_ELO = 1000
-MAX_ELO = 2200
+MAX_ELO = 2050     # full strength, measured against Stockfish's UCI_Elo at 3s+0.03s
 DEFAULT_ELO = 1600
 LINES = 4               # candidate lines the weakened engine chooses among
 MATE_CP = 100_000       # a mate outranks any material score when comparing lines
 
 # (Elo, nodes per move, weakness 0..128): nodes interpolate geometrically, weakness linearly.
 CALIBRATION = [
-    (1000, 40, 110),
+    (1000, 30, 115),
     (1400, 300, 80),
-    (1800, 3000, 45),
-    (2200, 40000, 10),
+    (1800, 8000, 35),
+    (2050, 1000000, 0),     # the node budget no longer binds at blitz: full strength
 ]
 
 
