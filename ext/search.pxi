@@ -54,6 +54,8 @@ cdef struct Frame:
     int moved_piece
     int static_eval
     Move killers[2]
+    Move excluded       # the move a singular-extension search leaves out (MOVE_NONE: none)
+    int* continuation   # the continuation-history row of the move made from this ply, or NULL
 
 cdef struct SearchShared:
     TTable tt
@@ -91,6 +93,7 @@ cdef struct Worker:
     int best_count
     Frame frames[MAX_SEARCH_PLY + 4]
     int history[2][64][64]
+    int continuation[16][64][16][64]    # [previous piece][its to][piece][to]: follow-up quiets
     Move counters[16][64]
     Move pv[MAX_SEARCH_PLY + 1][MAX_SEARCH_PLY + 1]
     int pv_length[MAX_SEARCH_PLY + 1]
@@ -233,7 +236,8 @@ cdef void score_moves(Worker* w, Move* moves, int* scores, int n, Move tt_move, 
         elif m == counter:
             scores[i] = SCORE_COUNTER - 1
         else:
-            scores[i] = w.history[p.side][move_from(m)][move_to(m)]
+            scores[i] = w.history[p.side][move_from(m)][move_to(m)] \
+                + continuation_score(w, ply, p.board[move_from(m)], move_to(m))
 
 cdef inline Move pick_next(Move* moves, int* scores, int n, int start) noexcept nogil:
     """Selection sort, one step: bring the best-scored remaining move to `start`."""
@@ -260,6 +264,22 @@ cdef inline void update_history(int* entry, int bonus) noexcept nogil:
     # Gravity keeps entries within +-HISTORY_MAX and lets old knowledge fade.
     entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
+cdef inline int continuation_score(Worker* w, int ply, int piece, int to) noexcept nogil:
+    # How well this quiet move has followed the moves made one and two plies before.
+    cdef int score = 0
+    if ply >= 1 and w.frames[ply - 1].continuation != NULL:
+        score += w.frames[ply - 1].continuation[piece * 64 + to]
+    if ply >= 2 and w.frames[ply - 2].continuation != NULL:
+        score += w.frames[ply - 2].continuation[piece * 64 + to]
+    return score
+
+cdef inline void update_continuation(Worker* w, int ply, Move m, int bonus) noexcept nogil:
+    cdef int index = w.pos.board[move_from(m)] * 64 + move_to(m)
+    if ply >= 1 and w.frames[ply - 1].continuation != NULL:
+        update_history(&w.frames[ply - 1].continuation[index], bonus)
+    if ply >= 2 and w.frames[ply - 2].continuation != NULL:
+        update_history(&w.frames[ply - 2].continuation[index], bonus)
+
 cdef void reward_quiet(Worker* w, Move best, Move* tried, int tried_count, int depth, int ply) noexcept nogil:
     cdef int bonus = depth * depth if depth < 16 else 256, i
     cdef Position* p = &w.pos
@@ -270,9 +290,11 @@ cdef void reward_quiet(Worker* w, Move best, Move* tried, int tried_count, int d
     if ply > 0 and w.frames[ply - 1].move != MOVE_NULL and w.frames[ply - 1].move != MOVE_NONE:
         w.counters[w.frames[ply - 1].moved_piece][move_to(w.frames[ply - 1].move)] = best
     update_history(&w.history[p.side][move_from(best)][move_to(best)], bonus)
+    update_continuation(w, ply, best, bonus)
     for i in range(tried_count):
         if tried[i] != best:
             update_history(&w.history[p.side][move_from(tried[i])][move_to(tried[i])], -bonus)
+            update_continuation(w, ply, tried[i], -bonus)
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -287,6 +309,7 @@ cdef inline bint has_non_pawn_material(Position* p, int color) noexcept nogil:
 cdef inline void make(Worker* w, Move m, int ply) noexcept nogil:
     w.frames[ply].move = m
     w.frames[ply].moved_piece = w.pos.board[move_from(m)]
+    w.frames[ply].continuation = &w.continuation[w.frames[ply].moved_piece][move_to(m)][0][0]
     do_move(&w.pos, m)
     tt_prefetch(&w.shared.tt, w.pos.st.key)
 
@@ -378,7 +401,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     cdef bint pv = beta - alpha > 1, found, in_check, improving, capture, quiet, checks
     cdef int n, i, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
     cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d, move_score
+    cdef int extension, singular_beta
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
+    cdef Move excluded = w.frames[ply].excluded
     if depth <= 0:
         return qsearch(w, alpha, beta, ply)
     w.pv_length[ply] = ply
@@ -403,7 +428,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     if alpha >= beta:
         return alpha
 
-    found = tt_probe(&w.shared.tt, p.st.key, &entry)
+    # A singular-extension search (a move excluded) must not take this node's own TT result.
+    found = excluded == MOVE_NONE and tt_probe(&w.shared.tt, p.st.key, &entry)
     if found:
         tt_move = entry.move
         tt_score = score_from_tt(entry.score, ply)
@@ -417,6 +443,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         static_eval = VALUE_NONE
         w.frames[ply].static_eval = VALUE_NONE
         improving = False
+    elif excluded != MOVE_NONE:
+        static_eval = w.frames[ply].static_eval     # set by the search this one is part of
+        improving = ply >= 2 and w.frames[ply - 2].static_eval != VALUE_NONE \
+            and static_eval > w.frames[ply - 2].static_eval
     else:
         static_eval = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
         w.frames[ply].static_eval = static_eval
@@ -441,6 +471,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                 r = 3 + depth // 4 + (3 if (static_eval - beta) // 200 > 3 else (static_eval - beta) // 200)
                 w.frames[ply].move = MOVE_NULL
                 w.frames[ply].moved_piece = 0
+                w.frames[ply].continuation = NULL
                 do_null_move(p)
                 value = -search(w, -beta, -beta + 1, depth - r, ply + 1, not cut_node)
                 undo_null_move(p)
@@ -470,6 +501,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         m = pick_next(moves, scores, n, i)
         move_score = scores[i]
         i += 1
+        if m == excluded:
+            continue
         capture = is_capture(p, m)
         quiet = not capture and move_kind(m) != PROMOTION
         # Quiet moves need to know about checks before pruning; captures only once searched.
@@ -491,7 +524,24 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         if quiet and quiet_count < 64:
             quiets_tried[quiet_count] = m
             quiet_count += 1
-        new_depth = depth - 1 + (1 if checks else 0)
+        extension = 1 if checks else 0
+        # Singular extension: when every other move fails well below the TT move's (lower-bound)
+        # score, the TT move is the only good one and gets a ply more; when even without it the
+        # position holds beta, several moves do and the node is cut (multi-cut).
+        if m == tt_move and ply > 0 and depth >= 8 and entry.depth >= depth - 3 \
+                and (entry.bound == BOUND_LOWER or entry.bound == BOUND_EXACT) \
+                and -VALUE_MATE_IN_MAX_PLY < tt_score < VALUE_MATE_IN_MAX_PLY:
+            singular_beta = tt_score - 2 * depth
+            w.frames[ply].excluded = m
+            value = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, cut_node)
+            w.frames[ply].excluded = MOVE_NONE
+            if stopped(w):
+                return 0
+            if value < singular_beta:
+                extension = 1
+            elif singular_beta >= beta:
+                return singular_beta
+        new_depth = depth - 1 + extension
         make(w, m, ply)
         if depth >= 3 and move_count > 1 + pv and (quiet or move_score < 0):
             # Late move reductions: later moves are rarely best; verify at full depth if they are.
@@ -528,8 +578,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                     break
                 alpha = value
     if move_count == 0:
-        # Every legal move was pruned: the position is not lost, keep alpha.
+        # Every legal move was pruned (or excluded): the position is not lost, keep alpha.
         return alpha
+    if excluded != MOVE_NONE:
+        return best
     tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply), static_eval, depth,
              BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER))
     return best

@@ -133,6 +133,7 @@ cdef class Search:
                 if self.workers[i] != NULL:
                     memset(self.workers[i].history, 0, sizeof(self.workers[i].history))
                     memset(self.workers[i].counters, 0, sizeof(self.workers[i].counters))
+                    memset(self.workers[i].continuation, 0, sizeof(self.workers[i].continuation))
 
     def stop(self):
         atomic_store(&self.shared.stop, 1)
