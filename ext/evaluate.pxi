@@ -6,7 +6,7 @@
 
 import re
 
-from libc.stdlib cimport calloc
+from libc.stdlib cimport calloc, malloc
 
 # ---------------------------------------------------------------------------------------------
 # The parameter table. "Pair" parameters take two slots, mg at the offset and eg right after it;
@@ -527,62 +527,76 @@ cdef int evaluate(Position* p, PawnTable* pt) noexcept nogil:
 PIECE_NAMES = ("pawn", "knight", "bishop", "rook", "queen", "king")
 SQUARE_NAMES = tuple(f + r for r in "12345678" for f in "abcdefgh")
 
-# PeSTO piece-square tables (Ronald Friederich, as published on the Chess Programming Wiki),
-# rank 8 first as printed there; index with sq ^ 56 for a1 = 0.
-PESTO_MATERIAL = ((82, 94), (337, 281), (365, 297), (477, 512), (1025, 936))
-PESTO_MG = (
-    (0, 0, 0, 0, 0, 0, 0, 0, 98, 134, 61, 95, 68, 126, 34, -11,
-     -6, 7, 26, 31, 65, 56, 25, -20, -14, 13, 6, 21, 23, 12, 17, -23,
-     -27, -2, -5, 12, 17, 6, 10, -25, -26, -4, -4, -10, 3, 3, 33, -12,
-     -35, -1, -20, -23, -15, 24, 38, -22, 0, 0, 0, 0, 0, 0, 0, 0),
-    (-167, -89, -34, -49, 61, -97, -15, -107, -73, -41, 72, 36, 23, 62, 7, -17,
-     -47, 60, 37, 65, 84, 129, 73, 44, -9, 17, 19, 53, 37, 69, 18, 22,
-     -13, 4, 16, 13, 28, 19, 21, -8, -23, -9, 12, 10, 19, 17, 25, -16,
-     -29, -53, -12, -3, -1, 18, -14, -19, -105, -21, -58, -33, -17, -28, -19, -23),
+# Material and piece-square tables: PeSTO's (Ronald Friederich, as published on the Chess
+# Programming Wiki), retuned with every other weight by bench/texel.py. Rank 8 first as
+# printed there; index with sq ^ 56 for a1 = 0.
+MATERIAL = ((74, 101), (344, 285), (363, 304), (478, 510), (1025, 935))
+PST_MG = (
+    (0, 0, 0, 0, 0, 0, 0, 0, 97, 134, 61, 95, 68, 126, 34, -11,
+     -7, 7, 26, 32, 65, 56, 25, -21, -13, 10, 6, 19, 21, 13, 17, -22,
+     -27, -2, -1, 5, 14, 7, 12, -23, -24, -6, -5, -5, 1, 8, 27, -18,
+     -32, -1, -19, -24, -12, 19, 34, -17, 0, 0, 0, 0, 0, 0, 0, 0),
+    (-167, -89, -34, -49, 61, -97, -15, -107, -73, -41, 71, 36, 23, 62, 7, -17,
+     -47, 60, 37, 65, 84, 128, 72, 44, -9, 17, 20, 53, 36, 68, 18, 22,
+     -13, 4, 16, 15, 28, 20, 21, -7, -24, -6, 8, 11, 19, 12, 26, -16,
+     -29, -53, -10, 1, -1, 18, -14, -19, -105, -19, -58, -32, -16, -28, -18, -23),
     (-29, 4, -82, -37, -25, -42, 7, -8, -26, 16, -18, -13, 30, 59, 18, -47,
-     -16, 37, 43, 40, 35, 50, 37, -2, -4, 5, 19, 50, 37, 37, 7, -2,
-     -6, 13, 13, 26, 34, 12, 10, 4, 0, 15, 15, 15, 14, 27, 18, 10,
-     4, 15, 16, 0, 7, 21, 33, 1, -33, -3, -14, -21, -13, -12, -39, -21),
-    (32, 42, 32, 51, 63, 9, 31, 43, 27, 32, 58, 62, 80, 67, 26, 44,
-     -5, 19, 26, 36, 17, 45, 61, 16, -24, -11, 7, 26, 24, 35, -8, -20,
-     -36, -26, -12, -1, 9, -7, 6, -23, -45, -25, -16, -17, 3, 0, -5, -33,
-     -44, -16, -20, -9, -1, 11, -6, -71, -19, -13, 1, 17, 16, 7, -37, -26),
+     -16, 37, 42, 40, 35, 50, 37, -2, -4, 6, 19, 49, 37, 36, 7, -2,
+     -5, 13, 13, 26, 34, 12, 10, 4, 0, 16, 16, 13, 12, 27, 16, 10,
+     4, 16, 16, 2, 7, 20, 33, 1, -33, -3, -12, -21, -13, -13, -39, -21),
+    (32, 42, 32, 51, 63, 9, 31, 43, 27, 32, 57, 61, 80, 67, 26, 44,
+     -4, 19, 26, 36, 17, 45, 61, 16, -24, -10, 7, 26, 24, 36, -7, -20,
+     -36, -26, -11, -1, 9, -7, 6, -23, -44, -25, -16, -17, 3, 0, -4, -32,
+     -44, -16, -19, -9, -1, 11, -6, -71, -18, -10, 1, 11, 14, 4, -39, -21),
     (-28, 0, 29, 12, 59, 44, 43, 45, -24, -39, -5, 1, -16, 57, 28, 54,
-     -13, -17, 7, 8, 29, 56, 47, 57, -27, -27, -16, -16, -1, 17, -2, 1,
-     -9, -26, -9, -10, -2, -4, 3, -3, -14, 2, -11, -2, -5, 2, 14, 5,
-     -35, -8, 11, 2, 8, 15, -3, 1, -1, -18, -9, 10, -15, -25, -31, -50),
+     -13, -18, 7, 8, 29, 56, 47, 56, -26, -27, -16, -16, -1, 16, -2, 0,
+     -10, -26, -9, -9, -1, -4, 2, -3, -14, -1, -11, -1, -5, 2, 13, 5,
+     -35, -8, 10, 2, 11, 15, -3, 1, 0, -18, -8, 10, -15, -25, -31, -50),
     (-65, 23, 16, -15, -56, -34, 2, 13, 29, -1, -20, -7, -8, -4, -38, -29,
      -9, 24, 2, -16, -20, 6, 22, -22, -17, -20, -12, -27, -30, -25, -14, -36,
      -49, -1, -27, -39, -46, -44, -33, -51, -14, -14, -22, -46, -44, -30, -15, -27,
-     1, 7, -8, -64, -43, -16, 9, 8, -15, 36, 12, -54, 8, -28, 24, 14),
+     1, 7, -7, -64, -42, -15, 9, 7, -15, 34, 10, -53, 5, -28, 28, 15),
 )
-PESTO_EG = (
-    (0, 0, 0, 0, 0, 0, 0, 0, 178, 173, 158, 134, 147, 132, 165, 187,
-     94, 100, 85, 67, 56, 53, 82, 84, 32, 24, 13, 5, -2, 4, 17, 17,
-     13, 9, -3, -7, -7, -8, 3, -1, 4, 7, -6, 1, 0, -5, -1, -8,
-     13, 8, 8, 10, 13, 0, 2, -7, 0, 0, 0, 0, 0, 0, 0, 0),
+PST_EG = (
+    (0, 0, 0, 0, 0, 0, 0, 0, 175, 172, 158, 134, 147, 132, 165, 186,
+     90, 100, 84, 67, 56, 53, 82, 83, 32, 21, 14, 3, -3, 5, 17, 18,
+     16, 10, -1, -8, -6, -6, 2, 0, 7, 6, -8, 4, 0, 2, -6, -9,
+     16, 7, 9, 10, 13, 5, 0, -4, 0, 0, 0, 0, 0, 0, 0, 0),
     (-58, -38, -13, -28, -31, -27, -63, -99, -25, -8, -25, -2, -9, -25, -24, -52,
-     -24, -20, 10, 9, -1, -9, -19, -41, -17, 3, 22, 22, 22, 11, 8, -18,
-     -18, -6, 16, 25, 16, 17, 4, -18, -23, -3, -1, 15, 10, -3, -20, -22,
-     -42, -20, -10, -5, -2, -20, -23, -44, -29, -51, -23, -15, -22, -18, -50, -64),
+     -24, -20, 10, 9, -1, -10, -19, -41, -17, 3, 22, 22, 23, 11, 8, -18,
+     -18, -6, 16, 25, 16, 17, 4, -18, -23, -3, -1, 15, 10, -5, -19, -22,
+     -42, -20, -9, -4, -2, -20, -23, -44, -29, -50, -23, -15, -22, -18, -50, -64),
     (-14, -21, -11, -8, -7, -9, -17, -24, -8, -4, 7, -12, -3, -13, -4, -14,
-     2, -8, 0, -1, -2, 6, 0, 4, -3, 9, 12, 9, 14, 10, 3, 2,
-     -6, 3, 13, 19, 7, 10, -3, -9, -12, -3, 8, 10, 13, 3, -7, -15,
-     -14, -18, -7, -1, 4, -9, -15, -27, -23, -9, -23, -5, -9, -16, -5, -17),
-    (13, 10, 18, 15, 12, 12, 8, 5, 11, 13, 13, 11, -3, 3, 8, 3,
-     7, 7, 7, 5, 4, -3, -5, -3, 4, 3, 13, 1, 2, 1, -1, 2,
-     3, 5, 8, 4, -5, -6, -8, -11, -4, 0, -5, -1, -7, -12, -8, -16,
-     -6, -6, 0, 2, -9, -9, -11, -3, -9, 2, 3, -1, -5, -13, 4, -20),
+     2, -7, 0, 0, -2, 6, 0, 4, -3, 10, 12, 9, 15, 9, 3, 2,
+     -6, 2, 14, 19, 7, 10, -3, -9, -12, -3, 9, 10, 13, 3, -7, -15,
+     -14, -17, -7, -1, 4, -9, -16, -27, -23, -9, -22, -4, -9, -16, -5, -17),
+    (11, 9, 18, 15, 12, 12, 8, 5, 11, 13, 11, 10, -3, 3, 8, 2,
+     8, 7, 8, 5, 4, -3, -5, -3, 4, 4, 13, 1, 2, 2, 0, 2,
+     3, 6, 9, 4, -5, -6, -8, -11, -4, 0, -5, -1, -7, -12, -8, -16,
+     -6, -6, 0, 1, -9, -9, -11, -3, -9, 3, 3, -4, -7, -13, 3, -19),
     (-9, 22, 22, 27, 27, 19, 10, 20, -17, 20, 32, 41, 58, 25, 30, 0,
      -20, 6, 9, 49, 47, 35, 19, 9, 3, 22, 24, 45, 57, 40, 57, 36,
      -18, 28, 19, 47, 31, 34, 39, 23, -16, -27, 15, 6, 9, 17, 10, 5,
      -22, -23, -30, -16, -16, -23, -36, -32, -33, -28, -22, -43, -5, -32, -20, -41),
     (-74, -35, -18, -18, -11, 15, 4, -17, -12, 17, 14, 17, 17, 38, 23, 11,
-     10, 17, 23, 15, 20, 45, 44, 13, -8, 22, 24, 27, 26, 33, 26, 3,
-     -18, -4, 21, 24, 27, 23, 9, -11, -19, -3, 11, 21, 23, 16, 7, -9,
-     -27, -11, 4, 13, 14, 4, -5, -17, -53, -34, -21, -11, -28, -14, -24, -43),
+     10, 17, 23, 16, 21, 44, 43, 13, -8, 22, 24, 27, 26, 33, 26, 3,
+     -18, -4, 20, 24, 27, 24, 10, -10, -19, -3, 10, 20, 23, 17, 8, -9,
+     -27, -11, 5, 12, 15, 4, -4, -18, -53, -35, -21, -11, -29, -15, -24, -43),
 )
-
+# Mobility (mg, eg) by number of safe squares. Started concave in the count and zero at a
+# typical count, because the tables already price an average piece; now tuned.
+MOBILITY = (
+    ("knight", ((-30, -30), (-13, -15), (-7, -9), (-2, -2), (3, 1), (4, 5), (8, 9), (8, 9),
+                 (11, 10))),
+    ("bishop", ((-34, -34), (-24, -20), (-15, -14), (-9, -11), (-5, -6), (-1, -1), (-1, 2), (4, 5),
+                 (4, 7), (7, 8), (10, 10), (12, 12), (14, 14), (16, 16))),
+    ("rook", ((-25, -53), (-16, -33), (-12, -24), (-11, -19), (-9, -14), (-4, -8), (-1, -4), (1, 0),
+                 (2, 4), (5, 9), (6, 11), (7, 13), (8, 16), (10, 20), (10, 17))),
+    ("queen", ((-22, -43), (-16, -31), (-12, -26), (-12, -22), (-10, -19), (-9, -16), (-8, -14), (-7, -12),
+                 (-5, -9), (-3, -7), (-2, -5), (-2, -3), (0, -2), (1, 0), (1, 2), (2, 3),
+                 (2, 5), (3, 6), (4, 8), (5, 9), (5, 10), (6, 12), (7, 13), (7, 14),
+                 (8, 16), (8, 17), (9, 18), (10, 19))),
+)
 
 def _param_table():
     """[(name, default)] in PARAMS order. Pair parameters are named <group>_mg<suffix> and
@@ -597,50 +611,46 @@ def _param_table():
         for r in range(8):
             pair(group, mgs[r], egs[r], f"_{r + 1}")
 
-    for i, (mg, eg) in enumerate(PESTO_MATERIAL):
+    for i, (mg, eg) in enumerate(MATERIAL):
         pair(f"{PIECE_NAMES[i]}_value", mg, eg)
     for i in range(6):
         for sq in range(64):
-            pair(f"pst_{PIECE_NAMES[i]}", PESTO_MG[i][sq ^ 56], PESTO_EG[i][sq ^ 56], f"_{SQUARE_NAMES[sq]}")
-    # Mobility: concave in the number of safe squares, zero at a typical count, because the
-    # PeSTO tables already price an average piece. (piece, squares, typical, mg and eg slope)
-    for piece, most, typical, kmg, keg in (("knight", 8, 4, 15, 15), ("bishop", 13, 6, 14, 14),
-                                           ("rook", 14, 7, 10, 20), ("queen", 27, 13, 6, 12)):
-        for n in range(most + 1):
-            x = n ** 0.5 - typical ** 0.5
-            pair(f"{piece}_mobility", round(kmg * x), round(keg * x), f"_{n}")
-    pair("doubled_pawn", -10, -25)
-    pair("isolated_pawn", -5, -15)
-    pair("backward_pawn", -8, -12)
-    pair("pawn_island", -3, -6)
-    by_rank("phalanx", (0, 3, 5, 8, 15, 30, 50, 0), (0, 2, 4, 6, 10, 20, 40, 0))
-    by_rank("supported_pawn", (0, 0, 6, 7, 9, 18, 30, 0), (0, 0, 4, 5, 8, 15, 25, 0))
-    by_rank("passed_pawn", (0, 0, 2, 4, 10, 20, 30, 0), (0, 5, 8, 12, 20, 35, 50, 0))
-    pair("passed_own_king_distance", 0, -4)
-    pair("passed_enemy_king_distance", 0, 8)
+            pair(f"pst_{PIECE_NAMES[i]}", PST_MG[i][sq ^ 56], PST_EG[i][sq ^ 56], f"_{SQUARE_NAMES[sq]}")
+    for piece, values in MOBILITY:
+        for n, (mg, eg) in enumerate(values):
+            pair(f"{piece}_mobility", mg, eg, f"_{n}")
+    pair("doubled_pawn", -12, -27)
+    pair("isolated_pawn", -3, -9)
+    pair("backward_pawn", -3, -10)
+    pair("pawn_island", -3, 3)
+    by_rank("phalanx", (0, 2, -1, 10, 17, 30, 50, 0), (0, 1, 1, 9, 12, 21, 40, 0))
+    by_rank("supported_pawn", (0, 0, 9, 6, 11, 18, 30, 0), (0, 0, 7, 6, 9, 14, 25, 0))
+    by_rank("passed_pawn", (0, 0, 2, 2, 13, 21, 28, 0), (0, 7, 10, 19, 28, 36, 46, 0))
+    pair("passed_own_king_distance", 2, -8)
+    pair("passed_enemy_king_distance", -1, 10)
     pair("unstoppable_passer", 0, 400)
     # Relative rank 1 ("_1") stands for "no pawn on this file".
-    by_rank("king_shield", (-20, 0, 15, 8, 0, -4, -6, 0), (0, 0, 0, 0, 0, 0, 0, 0))
-    by_rank("king_storm", (0, -10, -25, -12, -5, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0))
-    pair("king_danger", 40, 4)
-    pair("bishop_pair", 30, 50)
-    pair("rook_open_file", 25, 10)
-    pair("rook_semiopen_file", 12, 6)
-    pair("rook_seventh", 10, 20)
-    pair("knight_outpost", 25, 10)
-    pair("bishop_outpost", 12, 5)
-    pair("threat_by_pawn", 35, 25)
-    pair("hanging", 25, 15)
-    pair("threat_by_lesser", 30, 20)
-    pair("tempo", 12, 6)
-    for piece, weight in zip(PIECE_NAMES[1:5], (2, 2, 3, 5)):
+    by_rank("king_shield", (-17, 9, 14, -1, -1, -4, -6, 0), (4, -2, 1, 0, 0, 0, -1, 0))
+    by_rank("king_storm", (-10, -10, -24, -9, -3, 3, 1, 0), (3, 1, 2, 2, -3, -1, -2, 0))
+    pair("king_danger", 41, 3)
+    pair("bishop_pair", 27, 50)
+    pair("rook_open_file", 28, 4)
+    pair("rook_semiopen_file", 18, 12)
+    pair("rook_seventh", 9, 17)
+    pair("knight_outpost", 27, 11)
+    pair("bishop_outpost", 13, 7)
+    pair("threat_by_pawn", 39, 26)
+    pair("hanging", 23, 22)
+    pair("threat_by_lesser", 33, 21)
+    pair("tempo", 41, 22)
+    for piece, weight in zip(PIECE_NAMES[1:5], (0, 2, 5, 6)):
         table.append((f"king_attack_weight_{piece}", weight))
-    for piece, weight in zip(PIECE_NAMES[1:5], (6, 4, 7, 6)):
+    for piece, weight in zip(PIECE_NAMES[1:5], (8, 2, 8, 13)):
         table.append((f"safe_check_{piece}", weight))
-    table.append(("king_zone_attack", 1))
+    table.append(("king_zone_attack", 2))
     table.append(("scale_opposite_bishops", 16))
-    table.append(("scale_opposite_bishops_per_passer", 4))
-    table.append(("scale_opposite_bishops_with_pieces", 46))
+    table.append(("scale_opposite_bishops_per_passer", 8))
+    table.append(("scale_opposite_bishops_with_pieces", 55))
     table.append(("scale_no_pawns_minor_advantage", 8))
     table.append(("scale_knnk", 0))
     table.append(("scale_wrong_bishop", 0))
@@ -662,13 +672,18 @@ class ParamFileError(ValueError):
     parameter. The current weights are left unchanged."""
 
 
-cdef void _apply_params(list values):
+cdef void params_changed() noexcept nogil:
+    """Rebuild what is derived from PARAMS and make pawn tables drop their entries."""
     global PARAMS_GENERATION
+    build_psq()
+    PARAMS_GENERATION += 1
+
+
+cdef void _apply_params(list values):
     cdef int i
     for i in range(N_PARAMS):
         PARAMS[i] = values[i]
-    build_psq()
-    PARAMS_GENERATION += 1
+    params_changed()
 
 
 def eval_param_names():
@@ -769,37 +784,140 @@ cdef dict py_eval_terms(Position* p):
     return result
 
 
+cdef struct PositionList:
+    Position* positions
+    StateInfo* states
+    int count
+
+
+cdef void position_list_free(PositionList* pl) noexcept:
+    free(pl.positions)
+    free(pl.states)
+    pl.positions = NULL
+    pl.states = NULL
+
+
+cdef int position_list_load(PositionList* pl, list fens) except -1:
+    """Parse every FEN into its own Position (FenError on a bad one; free with
+    position_list_free either way)."""
+    cdef int i
+    pl.count = len(fens)
+    pl.positions = <Position*>calloc(max(pl.count, 1), sizeof(Position))
+    pl.states = <StateInfo*>calloc(max(pl.count, 1), sizeof(StateInfo))
+    if pl.positions == NULL or pl.states == NULL:
+        raise MemoryError()
+    for i in range(pl.count):
+        pl.positions[i].states = &pl.states[i]
+        pl.positions[i].capacity = 1
+        clear_position(&pl.positions[i])
+        parse_fen(&pl.positions[i], fens[i])
+    return 0
+
+
 def eval_speed(list fens, int rounds=100, int log2_pawn_entries=14):
     """(evaluations, wall seconds, thread CPU seconds, sum of all scores) for `rounds` passes of
     evaluate() over the FENs, without the GIL and with a pawn table of its own, so several Python
     threads may run it at once (log2_pawn_entries=1 makes most probes miss). CPU time is the
     fairer number on a shared machine; the sum checks that threads agree."""
     from time import perf_counter, thread_time
-    cdef int n = len(fens), i, k
+    cdef int i, k
     cdef long long sink = 0
-    cdef Position* positions = <Position*>calloc(max(n, 1), sizeof(Position))
-    cdef StateInfo* states = <StateInfo*>calloc(max(n, 1), sizeof(StateInfo))
+    cdef PositionList pl
     cdef PawnTable table
-    if positions == NULL or states == NULL or pawn_table_init(&table, log2_pawn_entries) < 0:
-        free(positions)
-        free(states)
-        raise MemoryError()
+    pl.positions = NULL
+    pl.states = NULL
+    table.entries = NULL
     try:
-        for i in range(n):
-            positions[i].states = &states[i]
-            positions[i].capacity = 1
-            clear_position(&positions[i])
-            parse_fen(&positions[i], fens[i])
+        position_list_load(&pl, fens)
+        if pawn_table_init(&table, log2_pawn_entries) < 0:
+            raise MemoryError()
         start = perf_counter()
         cpu_start = thread_time()
         with nogil:
             for k in range(rounds):
-                for i in range(n):
-                    sink += evaluate(&positions[i], &table)
+                for i in range(pl.count):
+                    sink += evaluate(&pl.positions[i], &table)
         seconds = perf_counter() - start
         cpu_seconds = thread_time() - cpu_start
     finally:
         pawn_table_free(&table)
-        free(positions)
-        free(states)
-    return n * rounds, seconds, cpu_seconds, sink
+        position_list_free(&pl)
+    return pl.count * rounds, seconds, cpu_seconds, sink
+
+
+# ---------------------------------------------------------------------------------------------
+# For tuners: the evaluation of many positions and its sensitivity to each parameter.
+# ---------------------------------------------------------------------------------------------
+
+cdef double smooth_white_eval(Position* p, PawnTable* table) noexcept nogil:
+    """evaluate() from white's view without its integer rounding, so that a one-unit change of
+    a parameter shows as the exact change of the blended score."""
+    cdef Score terms[N_TERMS]
+    cdef int phase, scale, i, mg = 0, eg = 0
+    evaluate_traced(p, table, terms, &phase, &scale)
+    if scale == 0:
+        return 0.0
+    for i in range(N_TERMS):
+        mg += terms[i].mg
+        eg += terms[i].eg
+    return (mg * phase + eg * (scale / <double>SCALE_NORMAL) * (MAX_PHASE - phase)) / MAX_PHASE
+
+
+def eval_coefficients(list fens, indices=None):
+    """Linearise the evaluation for a tuner: returns (base, rows, cols, deltas), where base[i] is
+    position i's score from white's view without integer rounding, and each nonzero change of
+    that score when parameter cols[k] grows by one is deltas[k] for position rows[k] (parameters
+    `indices`, default all). Arrays are array.array ('d' for scores, 'i' for indices), ready
+    for numpy.frombuffer. Linear terms give exact coefficients; king danger and scaling give
+    the local slope, so tuners should recompute after large moves."""
+    from array import array
+    cdef int i, j, count
+    cdef double d
+    cdef PositionList pl
+    cdef PawnTable table
+    cdef double* base = NULL
+    cdef int* hit_rows = NULL
+    cdef double* hit_deltas = NULL
+    wanted = range(N_PARAMS) if indices is None else [int(j) for j in indices]
+    for j in wanted:
+        if not 0 <= j < N_PARAMS:
+            raise ValueError(f"parameter index {j} is not in 0..{N_PARAMS - 1}")
+    pl.positions = NULL
+    pl.states = NULL
+    table.entries = NULL
+    base_out, rows, cols, deltas = array("d"), array("i"), array("i"), array("d")
+    try:
+        position_list_load(&pl, fens)
+        base = <double*>malloc(max(pl.count, 1) * sizeof(double))
+        hit_rows = <int*>malloc(max(pl.count, 1) * sizeof(int))
+        hit_deltas = <double*>malloc(max(pl.count, 1) * sizeof(double))
+        if base == NULL or hit_rows == NULL or hit_deltas == NULL or pawn_table_init(&table, 14) < 0:
+            raise MemoryError()
+        with nogil:
+            for i in range(pl.count):
+                base[i] = smooth_white_eval(&pl.positions[i], &table)
+        base_out.frombytes((<char*>base)[:pl.count * sizeof(double)])
+        for j in wanted:
+            count = 0
+            PARAMS[j] += 1
+            params_changed()
+            with nogil:
+                for i in range(pl.count):
+                    d = smooth_white_eval(&pl.positions[i], &table) - base[i]
+                    if d != 0.0:
+                        hit_rows[count] = i
+                        hit_deltas[count] = d
+                        count += 1
+            PARAMS[j] -= 1
+            params_changed()
+            if count:
+                rows.frombytes((<char*>hit_rows)[:count * sizeof(int)])
+                deltas.frombytes((<char*>hit_deltas)[:count * sizeof(double)])
+                cols.extend([j] * count)
+    finally:
+        free(base)
+        free(hit_rows)
+        free(hit_deltas)
+        pawn_table_free(&table)
+        position_list_free(&pl)
+    return base_out, rows, cols, deltas

@@ -210,11 +210,14 @@ def test_parameter_names_are_unique_and_cover_the_groups():
     assert set(core.eval_params()) == set(names)
 
 
-def test_defaults_start_from_pesto():
-    params = core.eval_params()
-    assert (params["knight_value_mg"], params["knight_value_eg"]) == (337, 281)
-    assert params["pst_knight_mg_a8"] == -167 and params["pst_pawn_mg_a7"] == 98
-    assert params["pst_king_eg_a1"] == -53
+def test_default_material_and_tables_keep_their_shape():
+    # The defaults are PeSTO's tables retuned (bench/texel.py); what must hold is their order
+    # of piece values and that central knights beat cornered ones, not particular numbers.
+    params = core.default_eval_params()
+    for phase in ("mg", "eg"):
+        values = [params[f"{piece}_value_{phase}"] for piece in ("pawn", "knight", "bishop", "rook", "queen")]
+        assert values[0] < min(values[1:3]) and max(values[1:3]) < values[3] < values[4]
+        assert params[f"pst_knight_{phase}_e4"] > params[f"pst_knight_{phase}_a1"]
 
 
 def test_set_eval_params_rejects_bad_input_and_keeps_weights():
@@ -244,7 +247,7 @@ def test_parameter_file_accepts_comments_and_blank_lines(tmp_path):
     core.save_eval_params(path)
     lines = path.read_text().splitlines()
     text = "\n".join(["# tuned", ""] + [line + "   # why not" for line in lines[1:]]) + "\n"
-    path.write_text(text.replace("tempo_mg = 12", "tempo_mg = -4"))
+    path.write_text(text.replace(f"tempo_mg = {core.eval_params()['tempo_mg']}", "tempo_mg = -4"))
     core.load_eval_params(path)
     assert core.eval_params()["tempo_mg"] == -4
 
