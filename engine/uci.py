@@ -78,6 +78,10 @@ def parse_go(args: list[str], report: Callable[[str], None], aliases: dict[str, 
             if field in ("depth", "nodes", "mate", "movetime", "movestogo") and value <= 0:
                 report(f"go {word} {value} is not positive; using 1")
                 value = 1
+            elif value < 0:
+                # A clock can run negative when a GUI forgives a small overstep: move at once.
+                report(f"go {word} {value} is negative; using 0")
+                value = 0
             maximum = GO_MAXIMA.get(field, TIME_MAXIMUM_MS)
             if value > maximum:
                 report(f"go {word} {value} is beyond {maximum}; using {maximum}")

@@ -139,7 +139,8 @@ def test_absurd_go_limits_still_give_a_prompt_legal_move():
     bestmoves = [line for line in lines if line.startswith("bestmove")]
     assert len(bestmoves) == 1
     assert chess.Move.from_uci(bestmoves[0].split()[1]) in chess.Board().legal_moves
-    assert any("info string" in line for line in lines)
+    errors = [line for line in lines if line.startswith("info string error")]
+    assert [e.split()[4] for e in errors] == ["depth", "nodes", "wtime", "btime"]
 
 
 def test_mated_position_returns_0000():
