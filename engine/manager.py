@@ -36,56 +36,66 @@ class SearchManager:
         self._clock: TimeManager | None = None
         self._infinite = False
         self._release = threading.Event()     # a held-back result may go out
+        # Starting, joining and reconfiguring happen one at a time: the xboard front-end starts a
+        # ponder search from a thread of its own while the reader thread may be ending a search, and
+        # an unguarded `finish` could forget the thread `start` had just made (it then ran on).
+        # `stop` and `ponderhit` never wait for it: they must be answered at once.
+        self._control = threading.RLock()
 
     def set_hash(self, megabytes: int) -> int:
-        self.finish()
-        return self.search.set_hash(megabytes)
+        with self._control:
+            self.finish()
+            return self.search.set_hash(megabytes)
 
     def set_threads(self, threads: int) -> int:
-        self.finish()
-        return self.search.set_threads(threads)
+        with self._control:
+            self.finish()
+            return self.search.set_threads(threads)
 
     def load_eval_file(self, path: str | None) -> None:
         """Evaluation weights from a parameter file (None: the built-in defaults). A bad file
         raises ParamFileError and the current weights stay."""
-        self.finish()
-        if path is None:
-            set_eval_params(default_eval_params())
-        else:
-            load_eval_params(path)
+        with self._control:
+            self.finish()
+            if path is None:
+                set_eval_params(default_eval_params())
+            else:
+                load_eval_params(path)
 
     def clear(self) -> None:
-        self.finish()
-        self.search.clear()
+        with self._control:
+            self.finish()
+            self.search.clear()
 
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
-        self.finish()
-        skill = Skill(self.elo) if self.limit_strength and not self.analyse_mode else None
-        multipv = self.multipv
-        if skill is not None:
-            limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
-            multipv = max(multipv, LINES)
-        self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
-        self._infinite = limits.infinite
-        board = board.copy()
-        self._release.clear()
-        self.search.prepare()
+        with self._control:
+            self.finish()
+            skill = Skill(self.elo) if self.limit_strength and not self.analyse_mode else None
+            multipv = self.multipv
+            if skill is not None:
+                limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
+                multipv = max(multipv, LINES)
+            self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
+            self._infinite = limits.infinite
+            board = board.copy()
+            self._release.clear()
+            self.search.prepare()
 
-        def run() -> None:
-            result = self.search.run(
-                board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
-                searchmoves=limits.searchmoves, info=on_info, clock=clock)
-            if skill is not None and result["lines"]:
-                line = skill.choose(result["lines"], self.rng)
-                result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
-                              pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
-            if limits.infinite or limits.ponder:
-                self._release.wait()
-            on_done(result)
+            def run() -> None:
+                result = self.search.run(
+                    board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
+                    searchmoves=limits.searchmoves, info=on_info, clock=clock)
+                if skill is not None and result["lines"]:
+                    line = skill.choose(result["lines"], self.rng)
+                    result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
+                                  pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
+                if limits.infinite or limits.ponder:
+                    self._release.wait()
+                on_done(result)
 
-        self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
-        self._thread.start()
+            self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
+            self._thread.start()
 
     def ponderhit(self) -> None:
         """The opponent played the move we pondered on: from now on the search is on the clock
@@ -103,7 +113,8 @@ class SearchManager:
     def finish(self) -> None:
         """End any search now (its bestmove is still sent) and join its thread: commands that
         change the engine's state must not wait for an infinite search that only `stop` ends."""
-        self.stop()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        with self._control:
+            self.stop()
+            if self._thread is not None:
+                self._thread.join()
+                self._thread = None

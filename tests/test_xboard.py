@@ -33,10 +33,13 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 # Chess960: White's only mate is castling king-side (king stays on g1, the rook lands on f1).
 CASTLING_MATE = "4rkr1/4p1p1/8/8/8/8/8/6KR w H - 0 1"
 
+# A thinking line: ply score time(cs) nodes pv.
+THINKING = r"\d+ -?\d+ \d+ \d+ .*"
+
 # Every line the engine may print, by the forms of the CECP spec.
 REPLY_FORMS = re.compile("|".join([
     r"feature .+", r"pong \S+", r"move \S+", r"Error \([^()]+\): .*", r"Illegal move( \([^()]+\))?: .*",
-    r"-?\d+ -?\d+ \d+ \d+ .*", r"stat01: \d+ \d+ \d+ \d+ \d+( \S+)?", r"(1-0|0-1|1/2-1/2) \{[^{}]+\}",
+    "-?" + THINKING, r"stat01: \d+ \d+ \d+ \d+ \d+( \S+)?", r"(1-0|0-1|1/2-1/2) \{[^{}]+\}",
     r"Hint: \S+", r"offer draw", r" .*", r""]))
 
 
@@ -92,6 +95,10 @@ class Conversation:
     def wait_until(self, condition, timeout: float = 20) -> None:
         with self.changed:
             assert self.changed.wait_for(condition, timeout)
+
+    def hint(self) -> str:
+        """The move `hint` names; thinking lines of a ponder search may come before its reply."""
+        return next(line.split()[1] for line in self.send("hint") if line.startswith("Hint: "))
 
     def engine_move(self) -> str:
         """Wait for the engine's next move (after those already returned) and return it."""
@@ -219,7 +226,7 @@ def test_ponder_hit_continues_the_search_and_a_miss_starts_a_new_one(talk):
     talk.send("new", "hard", "post", "st 0.2", "usermove e2e4")
     board.push_uci("e2e4")
     board.push_uci(talk.engine_move())
-    expected = talk.send("hint")[0].split()[1]
+    expected = talk.hint()
     talk.wait_until(lambda: talk.started[-1].ponder)
     talk.send(f"usermove {expected}")
     board.push_uci(expected)
@@ -227,7 +234,7 @@ def test_ponder_hit_continues_the_search_and_a_miss_starts_a_new_one(talk):
     assert talk.ponderhits == 1 and chess.Move.from_uci(reply) in board.legal_moves
     board.push_uci(reply)
     talk.wait_until(lambda: len(talk.started) == 3 and talk.started[-1].ponder)
-    expected = talk.send("hint")[0].split()[1]
+    expected = talk.hint()
     other = next(move.uci() for move in board.legal_moves if move.uci() != expected)
     talk.send(f"usermove {other}")
     board.push_uci(other)
@@ -237,11 +244,11 @@ def test_ponder_hit_continues_the_search_and_a_miss_starts_a_new_one(talk):
 
 def test_move_now_moves_and_force_stops_without_a_move(talk):
     talk.send("new", "force", "post", "st 1000", "go")      # 1000 s: only `?` can make it move in time
-    talk.wait_for(r"\d+ -?\d+ \d+ \d+ .*")
+    talk.wait_for(THINKING)
     talk.send("?")
     assert chess.Move.from_uci(talk.engine_move()) in chess.Board().legal_moves
     talk.send("usermove e7e5")
-    talk.wait_for(r"\d+ -?\d+ \d+ \d+ .*", talk.moves_seen)
+    talk.wait_for(THINKING, talk.moves_seen)
     mark = len(talk.lines)
     talk.send("force", "ping 5")
     assert not any(line.startswith("move") for line in talk.lines[mark:])
@@ -392,8 +399,9 @@ def test_hint_bk_and_stat01(talk):
     book = talk.send("bk")
     assert book[-1] == "" and all(line.startswith(" ") for line in book[:-1]) and "no opening book" in book[0]
     talk.send("force", "post", "analyze")
-    talk.wait_for(r"\d+ -?\d+ \d+ \d+ .*")
-    status = talk.send(".")
+    talk.wait_for(THINKING)
+    # Thinking lines may come from the search while `.` is handled.
+    status = [line for line in talk.send(".") if not re.fullmatch(THINKING, line)]
     total = board.legal_moves.count()
     assert len(status) == 1 and re.fullmatch(rf"stat01: \d+ \d+ \d+ \d+ {total}( \S+)?", status[0])
     mark = len(talk.lines)
