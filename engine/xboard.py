@@ -529,6 +529,8 @@ class XboardFrontEnd:
         self.nps = parse_int(one_argument(args, "node rate"), "node rate", 0, MAX_NPS)
 
     def set_clock(self, args: list[str], engine: bool) -> None:
+        # A negative clock is no error: xboard counts on past zero when flags are not claimed (the
+        # time manager then plays at its minimum).
         centiseconds = parse_int(one_argument(args, "clock"), "clock in centiseconds", -MAX_CLOCK_CS,
                                  MAX_CLOCK_CS)
         if engine:
