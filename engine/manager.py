@@ -10,6 +10,7 @@ the Skill choose the move.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import threading
 from typing import Callable
@@ -20,6 +21,18 @@ from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
 DoneCallback = Callable[[dict], None]
+
+
+def one_at_a_time(method):
+    """Starting, joining and reconfiguring happen one at a time: the xboard front-end starts a
+    ponder search from a thread of its own while the reader thread may be ending a search, and an
+    unguarded `finish` could forget the thread `start` had just made (it then ran on). `stop` and
+    `ponderhit` never wait for this: they must be answered at once."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        with self._control:
+            return method(self, *args, **kwargs)
+    return guarded
 
 
 class SearchManager:
@@ -36,66 +49,62 @@ class SearchManager:
         self._clock: TimeManager | None = None
         self._infinite = False
         self._release = threading.Event()     # a held-back result may go out
-        # Starting, joining and reconfiguring happen one at a time: the xboard front-end starts a
-        # ponder search from a thread of its own while the reader thread may be ending a search, and
-        # an unguarded `finish` could forget the thread `start` had just made (it then ran on).
-        # `stop` and `ponderhit` never wait for it: they must be answered at once.
-        self._control = threading.RLock()
+        self._control = threading.RLock()     # see one_at_a_time
 
+    @one_at_a_time
     def set_hash(self, megabytes: int) -> int:
-        with self._control:
-            self.finish()
-            return self.search.set_hash(megabytes)
+        self.finish()
+        return self.search.set_hash(megabytes)
 
+    @one_at_a_time
     def set_threads(self, threads: int) -> int:
-        with self._control:
-            self.finish()
-            return self.search.set_threads(threads)
+        self.finish()
+        return self.search.set_threads(threads)
 
+    @one_at_a_time
     def load_eval_file(self, path: str | None) -> None:
         """Evaluation weights from a parameter file (None: the built-in defaults). A bad file
         raises ParamFileError and the current weights stay."""
-        with self._control:
-            self.finish()
-            if path is None:
-                set_eval_params(default_eval_params())
-            else:
-                load_eval_params(path)
+        self.finish()
+        if path is None:
+            set_eval_params(default_eval_params())
+        else:
+            load_eval_params(path)
 
+    @one_at_a_time
     def clear(self) -> None:
-        with self._control:
-            self.finish()
-            self.search.clear()
+        self.finish()
+        self.search.clear()
 
+    @one_at_a_time
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
-        with self._control:
-            self.finish()
-            skill = Skill(self.elo) if self.limit_strength and not self.analyse_mode else None
-            multipv = self.multipv
-            if skill is not None:
-                limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
-                multipv = max(multipv, LINES)
-            self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
-            self._infinite = limits.infinite
-            board = board.copy()
-            self._release.clear()
-            self.search.prepare()
+        self.finish()
+        skill = Skill(self.elo) if self.limit_strength and not self.analyse_mode else None
+        multipv = self.multipv
+        if skill is not None:
+            limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
+            multipv = max(multipv, LINES)
+        self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
+        self._infinite = limits.infinite
+        board = board.copy()
+        self._release.clear()
+        self.search.prepare()
 
-            def run() -> None:
-                result = self.search.run(
-                    board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
-                    searchmoves=limits.searchmoves, info=on_info, clock=clock)
-                if skill is not None and result["lines"]:
-                    line = skill.choose(result["lines"], self.rng)
-                    result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
-                                  pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
-                if limits.infinite or limits.ponder:
-                    self._release.wait()
-                on_done(result)
+        def run() -> None:
+            result = self.search.run(
+                board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
+                searchmoves=limits.searchmoves, info=on_info, clock=clock)
+            if skill is not None and result["lines"]:
+                line = skill.choose(result["lines"], self.rng)
+                result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
+                              pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
+            if limits.infinite or limits.ponder:
+                self._release.wait()
+            on_done(result)
 
-            self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
-            self._thread.start()
+        self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
+        self._thread.start()
 
     def ponderhit(self) -> None:
         """The opponent played the move we pondered on: from now on the search is on the clock
@@ -110,11 +119,11 @@ class SearchManager:
         self._release.set()
         self.search.stop()
 
+    @one_at_a_time
     def finish(self) -> None:
         """End any search now (its bestmove is still sent) and join its thread: commands that
         change the engine's state must not wait for an infinite search that only `stop` ends."""
-        with self._control:
-            self.stop()
-            if self._thread is not None:
-                self._thread.join()
-                self._thread = None
+        self.stop()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
