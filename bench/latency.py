@@ -16,7 +16,7 @@ import time
 
 from tqdm import tqdm
 
-from pyrope.bench import POSITIONS
+from pyrope.play.bench import POSITIONS
 
 
 def read_until(process: subprocess.Popen, prefix: str) -> str:

@@ -20,8 +20,8 @@ import chess.engine
 
 import pyrope
 from pyrope._core import Search
-from pyrope.bench import POSITIONS
-from pyrope.timeman import Limits, make_clock
+from pyrope.play.bench import POSITIONS
+from pyrope.play.timeman import Limits, make_clock
 
 
 def engine_path(name: str) -> str | None:

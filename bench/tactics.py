@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 import pyrope
 from pyrope._core import Search
-from pyrope.timeman import Limits, make_clock
+from pyrope.play.timeman import Limits, make_clock
 
 SUITES = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "suites"
 WINNING_CP = 150

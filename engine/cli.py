@@ -9,11 +9,11 @@ import threading
 import time
 
 from ._core import STARTING_FEN, Board, FenError
-from .bench import DEFAULT_DEPTH, run_bench
-from .session import Session
-from .uci import ENGINE_NAME, UciFrontEnd
-from .ugi import UgiFrontEnd
-from .xboard import XboardFrontEnd
+from .play.bench import DEFAULT_DEPTH, run_bench
+from .play.session import Session
+from .protocol.uci import ENGINE_NAME, UciFrontEnd
+from .protocol.ugi import UgiFrontEnd
+from .protocol.xboard import XboardFrontEnd
 
 # The first word a GUI sends names its protocol; the chosen front-end handles that line too.
 # UCI's own state commands also choose UCI, for scripts that skip the handshake (Stockfish
@@ -44,7 +44,7 @@ def run_protocol() -> int:
     front_end = PROTOCOLS.get(first.split()[0])
     if front_end is None:
         # Imported only for people: it needs python-chess (SAN), which GUIs should not wait for.
-        from .terminal import TerminalFrontEnd
+        from .protocol.terminal import TerminalFrontEnd
         front_end = TerminalFrontEnd
     # Commands are read here on the main thread; searches run on the manager's thread.
     front_end(Session(), write_line).run(itertools.chain([first], sys.stdin))
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["match"]:
         # The match runner (python-chess, asyncio) loads only when asked for: an engine started
         # by a GUI must answer its first command quickly.
-        from . import match
+        from .selfplay import match
         match.add_arguments(match_parser)
     args = parser.parse_args(argv)
     if args.command == "match":

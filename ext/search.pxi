@@ -725,7 +725,7 @@ cdef void report_iteration(Worker* w, int depth, int lines, bint partial) noexce
 
 
 cdef bint clock_says_stop(Worker* w, int depth) noexcept nogil:
-    # The time manager's end-of-iteration rules (in Python: engine/timeman.py).
+    # The time manager's end-of-iteration rules (in Python: engine/play/timeman.py).
     with gil:
         return (<Search>w.reporter).iteration_done(depth)
 

@@ -150,7 +150,7 @@ cdef class Search:
         move, ponder (None if unknown), score {cp|mate}, depth, seldepth, nodes, time_ms, pv, and
         lines: the MultiPV lines of the last completed iteration ({pv, cp|mate, ...}, best first).
         `info(lines)` is called from this thread with a list of per-line dicts at iteration ends.
-        `clock` is the time manager (engine/timeman.py's TimeManager; None: no clock): the search
+        `clock` is the time manager (engine/play/timeman.py's TimeManager; None: no clock): the search
         aborts at its hard_ms, consults its deadline() from check_ms on and its iteration_done()
         after each iteration. While clock.pondering the clock waits for ponderhit()."""
         cdef Move legal[MAX_MOVES]

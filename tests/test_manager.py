@@ -6,9 +6,9 @@ import threading
 import time
 
 from pyrope import Board
-from pyrope import manager as manager_module
-from pyrope.manager import SearchManager
-from pyrope.timeman import Limits
+from pyrope.play import manager as manager_module
+from pyrope.play.manager import SearchManager
+from pyrope.play.timeman import Limits
 
 
 def test_a_search_started_while_another_thread_finishes_is_always_joined(monkeypatch):

@@ -1,4 +1,4 @@
-"""Tests of the match runner (engine/match.py): statistics with concrete numbers, the parsers of the
+"""Tests of the match runner (engine/selfplay/match.py): statistics with concrete numbers, the parsers of the
 command-line values, the rules of a game, and real mini matches against tests/random_mover.py."""
 import argparse
 import math
@@ -12,7 +12,7 @@ import chess
 import chess.pgn
 import pytest
 
-from pyrope import match
+from pyrope.selfplay import match
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "data"

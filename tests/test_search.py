@@ -8,8 +8,8 @@ import pytest
 
 import pyrope
 from pyrope._core import Search
-from pyrope.bench import POSITIONS
-from pyrope.timeman import Limits, make_clock
+from pyrope.play.bench import POSITIONS
+from pyrope.play.timeman import Limits, make_clock
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 the rules that stop or extend a search."""
 import pytest
 
-from pyrope.timeman import (SAFETY_MS, Limits, Plan, TimeManager, gerbil_budget, glaurung_budget, make_clock,
+from pyrope.play.timeman import (SAFETY_MS, Limits, Plan, TimeManager, gerbil_budget, glaurung_budget, make_clock,
                             plan_move)
 
 

@@ -17,9 +17,9 @@ import chess.engine
 import pytest
 
 from pyrope import Board
-from pyrope.session import Session
-from pyrope.timeman import Limits
-from pyrope.xboard import XboardFrontEnd, castling_moves, parse_level, xboard_move, xboard_score
+from pyrope.play.session import Session
+from pyrope.play.timeman import Limits
+from pyrope.protocol.xboard import XboardFrontEnd, castling_moves, parse_level, xboard_move, xboard_score
 
 # The installed `pyrope` command (a first line of `xboard` selects this front-end): the script beside
 # this Python, which starts faster than a version manager's shim -- python-chess gives an engine

@@ -15,10 +15,10 @@ from typing import Callable, Iterable
 
 import chess
 
-from ._core import Board, FenError, IllegalMoveError
-from .bench import DEFAULT_DEPTH, run_bench
-from .session import Session
-from .timeman import Limits
+from .._core import Board, FenError, IllegalMoveError
+from ..play.bench import DEFAULT_DEPTH, run_bench
+from ..play.session import Session
+from ..play.timeman import Limits
 from .uci import parse_go
 
 DEFAULT_LIMITS = Limits(movetime=5000)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from ._core import Board, Search
+from .._core import Board, Search
 
 DEFAULT_DEPTH = 11
 

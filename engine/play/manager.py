@@ -15,7 +15,7 @@ import random
 import threading
 from typing import Callable
 
-from ._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
+from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from .strength import DEFAULT_ELO, LINES, Skill
 from .timeman import Limits, TimeManager, make_clock
 

@@ -5,7 +5,7 @@ before changing anything, so a rejected command leaves the previous state intact
 """
 from __future__ import annotations
 
-from ._core import STARTING_FEN, Board
+from .._core import STARTING_FEN, Board
 from .manager import SearchManager
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .session import Session
+from ..play.session import Session
 from .uci import UciError, UciFrontEnd
 
 # UGI's go words and the UCI words (Limits fields) they stand for.

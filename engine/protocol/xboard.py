@@ -18,9 +18,9 @@ import threading
 import time
 from typing import Callable, Iterable
 
-from ._core import Board, FenError, IllegalMoveError, ParamFileError
-from .session import Session
-from .timeman import Limits, plan_move
+from .._core import Board, FenError, IllegalMoveError, ParamFileError
+from ..play.session import Session
+from ..play.timeman import Limits, plan_move
 from .uci import ENGINE_NAME, SPIN_OPTIONS
 
 VARIANTS = {"normal": False, "fischerandom": True}     # variant name -> Chess960 rules

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from . import __version__
-from ._core import FenError, IllegalMoveError, ParamFileError
-from .bench import DEFAULT_DEPTH, run_bench
-from .session import Session
-from .strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
-from .timeman import Limits
-from .wdl import win_draw_loss
+from .. import __version__
+from .._core import FenError, IllegalMoveError, ParamFileError
+from ..play.bench import DEFAULT_DEPTH, run_bench
+from ..play.session import Session
+from ..play.strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
+from ..play.timeman import Limits
+from ..play.wdl import win_draw_loss
 
 ENGINE_NAME = f"Pyrope {__version__}"
 ENGINE_AUTHOR = "the Pyrope developers"

@@ -1,0 +1,1 @@
+"""Jobs made of many games: the match runner (and, later, data generation, tuning, evolution)."""
