@@ -84,15 +84,21 @@ def main(argv: list[str] | None = None) -> int:
         "match", help="play engines against each other (UCI or xboard) and report Elo",
         description="Play a match or gauntlet between UCI/xboard engines, with openings, clocks, "
                     "adjudication, PGN output, Elo with a 95%% interval and an optional SPRT.")
+    book_parser = commands.add_parser(
+        "book", help="opening books: build one from PGN, show a position's moves, merge two",
+        description="Polyglot opening books: build from PGN games, show a position's book moves, merge.")
     argv = sys.argv[1:] if argv is None else argv
+    # The match runner and the book tools (python-chess, asyncio, tqdm) load only when asked for:
+    # an engine started by a GUI must answer its first command quickly.
     if argv[:1] == ["match"]:
-        # The match runner (python-chess, asyncio) loads only when asked for: an engine started
-        # by a GUI must answer its first command quickly.
-        from .selfplay import match
-        match.add_arguments(match_parser)
+        from .selfplay import match as tool
+        tool.add_arguments(match_parser)
+    elif argv[:1] == ["book"]:
+        from .book import command as tool
+        tool.add_arguments(book_parser)
     args = parser.parse_args(argv)
-    if args.command == "match":
-        return match.run(args)
+    if args.command in ("match", "book"):
+        return tool.run(args)
     if args.command == "bench":
         if args.depth < 1 or args.threads < 1 or args.hash < 1:
             parser.error("depth, threads and hash must be 1 or more")

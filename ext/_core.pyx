@@ -10,6 +10,7 @@ include "evaluate.pxi"
 include "tt.pxi"
 include "search.pxi"
 include "board.pxi"
+include "book.pxi"
 include "search_api.pxi"
 
 init_bitboards()

@@ -81,7 +81,8 @@ def test_mate_is_found_and_reported(engine):
 
 
 def test_limited_strength_plays_legal_moves_within_its_node_budget(engine):
-    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1000})
+    # The book off: its moves come without a search (and so without a node count).
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1000, "OwnBook": False})
     board = chess.Board()
     for _ in range(10):
         result = engine.play(board, chess.engine.Limit(time=1), info=chess.engine.INFO_ALL)
@@ -125,3 +126,4 @@ def test_a_stop_right_after_go_always_ends_the_search(threads):
             pyrope.send("position startpos", "go infinite", "stop")
             pyrope.read_until(lambda line: line.startswith("bestmove"), timeout=5)
         assert pyrope.quit() == ""
+

@@ -40,7 +40,7 @@ THINKING = r"\d+ -?\d+ \d+ \d+ .*"
 REPLY_FORMS = re.compile("|".join([
     r"feature .+", r"pong \S+", r"move \S+", r"Error \([^()]+\): .*", r"Illegal move( \([^()]+\))?: .*",
     "-?" + THINKING, r"stat01: \d+ \d+ \d+ \d+ \d+( \S+)?", r"(1-0|0-1|1/2-1/2) \{[^{}]+\}",
-    r"Hint: \S+", r"offer draw", r" .*", r""]))
+    r"Hint: \S+", r"offer draw", r"# .*", r" .*", r""]))
 
 
 class Conversation:
@@ -51,6 +51,9 @@ class Conversation:
         self.moves_seen = 0
         self.changed = threading.Condition()
         self.front_end = XboardFrontEnd(Session(), self._write)
+        # These tests drive searches (move now, pondering, analysis); a book move would answer at
+        # once instead. The book's own CECP behaviour is tested in test_book_play.py.
+        self.front_end.manager.book.enabled = False
         self.started: list[Limits] = []
         self.ponderhits = 0
         manager = self.front_end.manager
@@ -397,7 +400,10 @@ def test_hint_bk_and_stat01(talk):
     board.push_uci(reply)
     assert len(hint) == 1 and chess.Move.from_uci(hint[0].removeprefix("Hint: ")) in board.legal_moves
     book = talk.send("bk")
-    assert book[-1] == "" and all(line.startswith(" ") for line in book[:-1]) and "no opening book" in book[0]
+    assert book[-1] == "" and all(re.fullmatch(r" +\d+\.\d% +\d+ [a-h][1-8][a-h][1-8]| not in the book", line)
+                                  for line in book[:-1])
+    talk.send("option OwnBook=0", "option BookFile=")
+    assert talk.send("bk") == [" no opening book", ""]
     talk.send("force", "post", "analyze")
     talk.wait_for(THINKING)
     # Thinking lines may come from the search while `.` is handled.

@@ -5,7 +5,9 @@ reader stays responsive), forwards info lines, and hands the final result to a c
 of an infinite search is held back until `stop`, and that of a ponder search until `stop` or
 `ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search. With a
 strength limit (and not in analysis mode) it searches the Skill's node budget and lines, then lets
-the Skill choose the move.
+the Skill choose the move. A move played on a clock (wtime/btime or movetime) comes from the opening
+book when the book has one; infinite, mate and searchmoves searches, fixed depth or node searches
+and analysis mode always search. A book result carries the pick under "book".
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import threading
 from typing import Callable
 
 from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
+from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, LINES, Skill
 from .timeman import Limits, TimeManager, make_clock
 
@@ -45,6 +48,7 @@ class SearchManager:
         self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on
         self.analyse_mode = False           # analysis is always at full strength
         self.rng = random.Random()
+        self.book = BookPlayer()
         self._thread: threading.Thread | None = None
         self._clock: TimeManager | None = None
         self._infinite = False
@@ -90,11 +94,17 @@ class SearchManager:
         board = board.copy()
         self._release.clear()
         self.search.prepare()
+        pick = self._book_pick(board, limits)
 
         def run() -> None:
-            result = self.search.run(
-                board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
-                searchmoves=limits.searchmoves, info=on_info, clock=clock)
+            if pick is not None and pick.move is not None:
+                result = book_result(pick)
+            else:
+                result = self.search.run(
+                    board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
+                    searchmoves=limits.searchmoves, info=on_info, clock=clock)
+                if pick is not None:
+                    result["book"] = pick   # only illegal entries: reported, then searched
             if skill is not None and result["lines"]:
                 line = skill.choose(result["lines"], self.rng)
                 result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
@@ -105,6 +115,12 @@ class SearchManager:
 
         self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
         self._thread.start()
+
+    def _book_pick(self, board: Board, limits: Limits) -> BookPick | None:
+        plays_on_clock = limits.uses_clock() or limits.movetime
+        if (not plays_on_clock or limits.infinite or limits.mate or limits.searchmoves or self.analyse_mode):
+            return None
+        return self.book.choose(board, self.rng)
 
     def ponderhit(self) -> None:
         """The opponent played the move we pondered on: from now on the search is on the clock
@@ -127,3 +143,10 @@ class SearchManager:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+
+
+def book_result(pick: BookPick) -> dict:
+    """A book move in the shape of a search result (no score: the book has none)."""
+    pv = [pick.move] + ([pick.ponder] if pick.ponder else [])
+    return {"move": pick.move, "ponder": pick.ponder, "score": None, "depth": 0, "seldepth": 0,
+            "nodes": 0, "time_ms": 0, "pv": pv, "lines": [], "book": pick}

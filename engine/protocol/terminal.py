@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 import chess
 
 from .._core import Board, FenError, IllegalMoveError
+from ..book.player import ranked
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.session import Session
 from ..play.timeman import Limits
@@ -42,6 +43,7 @@ answers with its move. Commands:
   fen <FEN>      set up a position
   d              the board, the side to move, the FEN and the position key
   eval           the static evaluation term by term
+  book [on|off]  the opening book's moves here with their weights; on/off: play from it or not
   perft N        count the positions N plies ahead (1 to {MAX_PERFT})
   bench [DEPTH]  search the benchmark positions (depth {DEFAULT_DEPTH} unless given)
   help           this list
@@ -100,6 +102,7 @@ class TerminalFrontEnd:
             "fen": self.fen,
             "d": self.draw,
             "eval": self.eval,
+            "book": self.book,
             "perft": self.perft,
             "bench": self.bench,
         }
@@ -165,14 +168,14 @@ class TerminalFrontEnd:
         except ValueError:
             raise TerminalError(f"Unknown command or move: {text} (type help for the list).") from None
 
-    def push(self, uci: str, by_engine: bool) -> None:
+    def push(self, uci: str, by_engine: bool, note: str = "") -> None:
         board = self.session.board
         position = chess_board(board)
         text = numbered(position, position.parse_uci(uci))
         board.push(uci)
         if by_engine:
             self.engine_plies.add(len(board.move_stack))
-            self.write(f"Pyrope plays {text}")
+            self.write(f"Pyrope plays {text}{note}")
         else:
             self.write(text)
         outcome = board.outcome()
@@ -270,7 +273,11 @@ class TerminalFrontEnd:
                 if search_id != self.search_id:
                     return
                 self.thinking = False
-                self.push(result["move"], by_engine=True)
+                pick = result.get("book")
+                for index, stored in pick.illegal if pick else ():
+                    self.write(f"The book {pick.path} has an entry ({index}: {stored}) that is not a legal move "
+                               f"here; it was skipped.")
+                self.push(result["move"], by_engine=True, note=" (from the book)" if pick and pick.move else "")
         finally:
             self.idle.set()
 
@@ -295,6 +302,27 @@ class TerminalFrontEnd:
         side = "White" if board.white_to_move else "Black"
         self.write(f"{board}\n\n{side} to move{', in check' if board.is_check() else ''}\n"
                    f"FEN: {board.fen()}\nKey: {board.key:016X}")
+
+    def book(self, args: list[str]) -> None:
+        book = self.manager.book
+        if args in (["on"], ["off"]):
+            if args == ["on"] and book.book is None:
+                raise TerminalError("There is no opening book to play from.")
+            book.enabled = args == ["on"]
+            self.write(f"Pyrope {'plays from' if book.enabled else 'does not use'} its opening book.")
+            return
+        if args:
+            raise TerminalError("book takes nothing, on or off.")
+        if book.book is None:
+            raise TerminalError("There is no opening book.")
+        moves, _ = book.entries(self.session.board)
+        if not moves:
+            self.write(f"This position is not in the book ({book.path}).")
+            return
+        position = chess_board(self.session.board)
+        self.write(f"Book moves ({book.path}{'' if book.enabled else ', not in use'}):")
+        for move, weight, share in ranked(moves):
+            self.write(f"  {position.san(position.parse_uci(move)):8} {100 * share:5.1f}%  weight {weight}")
 
     def eval(self, args: list[str]) -> None:
         board = self.session.board

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .. import __version__
-from .._core import FenError, IllegalMoveError, ParamFileError
+from .._core import BookError, FenError, IllegalMoveError, ParamFileError
+from ..book.player import DEFAULT_DEPTH as BOOK_DEPTH, MAX_DEPTH as BOOK_MAX_DEPTH, BookPick
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.session import Session
 from ..play.strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
@@ -28,6 +29,8 @@ PERFT_MAXIMUM = 12
 BENCH_MAXIMUM = 64
 GO_FLAGS = ("infinite", "ponder")
 BUTTONS = ("Clear Hash",)
+STRING_OPTIONS = ("EvalFile", "BookFile")
+EMPTY = ("", "<empty>")
 
 
 class UciError(ValueError):
@@ -47,12 +50,16 @@ SPIN_OPTIONS = {
     "MultiPV": SpinOption(1, 1, 64),
     "Move Overhead": SpinOption(30, 0, 5000),
     "UCI_Elo": SpinOption(DEFAULT_ELO, MIN_ELO, MAX_ELO),
+    "BookDepth": SpinOption(BOOK_DEPTH, 0, BOOK_MAX_DEPTH),
 }
 
 # Check options and their defaults. Ponder: the GUI may ponder (the time manager then plans a
 # little more per move); UCI_AnalyseMode: analysis, always at full strength; UCI_ShowWDL: win/draw/
-# loss chances on every score; UCI_LimitStrength: play at UCI_Elo.
+# loss chances on every score; UCI_LimitStrength: play at UCI_Elo; OwnBook (on when a book was
+# found at start) and BookVariety: play from the opening book, weighted-random or heaviest move.
 CHECK_OPTIONS = {
+    "OwnBook": True,
+    "BookVariety": True,
     "Ponder": False,
     "UCI_Chess960": False,
     "UCI_AnalyseMode": False,
@@ -111,6 +118,16 @@ def format_info(info: dict, show_wdl: bool = False) -> str:
             f"tbhits 0 time {info['time_ms']} pv {' '.join(info['pv'])}")
 
 
+def book_report(pick: BookPick) -> list[str]:
+    """What to tell the GUI about a book move: the illegal entries skipped, then the move."""
+    lines = [f"book file {pick.path}: entry {index} ({stored}) is not a legal move here; skipped"
+             for index, stored in pick.illegal]
+    if pick.move is not None:
+        lines.append(f"book move {pick.move} (weight {dict(pick.moves)[pick.move]}, "
+                     f"{100 * pick.share(pick.move):.0f}% of {len(pick.moves)} book moves)")
+    return lines
+
+
 class UciFrontEnd:
     go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
 
@@ -148,7 +165,7 @@ class UciFrontEnd:
             if handler is None:
                 raise UciError(f"unknown command: {line.strip()}")
             handler(args)
-        except (UciError, FenError, IllegalMoveError, ParamFileError) as error:
+        except (UciError, FenError, IllegalMoveError, ParamFileError, BookError) as error:
             self.error(str(error))
         return True
 
@@ -166,12 +183,17 @@ class UciFrontEnd:
         self.write(f"id author {ENGINE_AUTHOR}")
         for name, spin in SPIN_OPTIONS.items():
             self.write(f"option name {name} type spin default {spin.default} min {spin.minimum} max {spin.maximum}")
+        book = self.manager.book
         for name, default in CHECK_OPTIONS.items():
+            default = book.enabled if name == "OwnBook" else default
             self.write(f"option name {name} type check default {str(default).lower()}")
         for name in BUTTONS:
             self.write(f"option name {name} type button")
         self.write("option name EvalFile type string default <empty>")
+        self.write(f"option name BookFile type string default {book.path or '<empty>'}")
         self.write("uciok")
+        if book.problem:
+            self.error(f"{book.problem}; playing without a book")
 
     def setoption(self, args: list[str]) -> None:
         text = " ".join(args)
@@ -179,14 +201,17 @@ class UciFrontEnd:
             raise UciError(f"setoption needs 'name <id> [value <x>]', got: {text}")
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip(), value.strip()
-        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, *CHECK_OPTIONS, *BUTTONS, "EvalFile")
+        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, *CHECK_OPTIONS, *BUTTONS, *STRING_OPTIONS)
                      }.get(name.lower())
         if canonical is None:
             raise UciError(f"no such option: {name}")
         if canonical == "Clear Hash":
             self.manager.clear()
         elif canonical == "EvalFile":
-            self.manager.load_eval_file(value if value not in ("", "<empty>") else None)
+            self.manager.load_eval_file(value if value not in EMPTY else None)
+        elif canonical == "BookFile":
+            # A bad file raises BookError naming it; the book in use stays.
+            self.manager.book.load(value if value not in EMPTY else "")
         elif canonical in CHECK_OPTIONS:
             self.set_check(canonical, value)
         else:
@@ -206,6 +231,10 @@ class UciFrontEnd:
             self.manager.limit_strength = enabled
         elif name == "UCI_ShowWDL":
             self.show_wdl = enabled
+        elif name == "OwnBook":
+            self.manager.book.enabled = enabled
+        elif name == "BookVariety":
+            self.manager.book.variety = enabled
 
     def set_spin(self, name: str, value: str) -> None:
         spin = SPIN_OPTIONS[name]
@@ -227,6 +256,8 @@ class UciFrontEnd:
             self.manager.move_overhead = number
         elif name == "UCI_Elo":
             self.manager.elo = number
+        elif name == "BookDepth":
+            self.manager.book.depth = number
 
     def position(self, args: list[str]) -> None:
         moves: list[str] = []
@@ -260,6 +291,9 @@ class UciFrontEnd:
             self.write(format_info(info, self.show_wdl))
 
     def send_bestmove(self, result: dict) -> None:
+        if "book" in result:
+            for line in book_report(result["book"]):
+                self.write(f"info string {line}")
         ponder = f" ponder {result['ponder']}" if result["ponder"] else ""
         self.write(f"bestmove {result['move']}{ponder}")
 

@@ -13,12 +13,14 @@ while it waits for a search thread to end (that thread may be waiting for the lo
 from __future__ import annotations
 
 import enum
+import operator
 import re
 import threading
 import time
 from typing import Callable, Iterable
 
-from .._core import Board, FenError, IllegalMoveError, ParamFileError
+from .._core import Board, BookError, FenError, IllegalMoveError, ParamFileError
+from ..book.player import BookPick, ranked
 from ..play.session import Session
 from ..play.timeman import Limits, plan_move
 from .uci import ENGINE_NAME, SPIN_OPTIONS
@@ -45,18 +47,29 @@ LEVEL_BASE = re.compile(r"^(\d+(?:\.\d*)?)(?::(\d+(?:\.\d*)?))?")
 # takes the names in any case, with or without spaces (the UCI spellings work too).
 OPTIONS = {"multipv": "MultiPV", "moveoverhead": "MoveOverhead", "clearhash": "ClearHash",
            "evalfile": "EvalFile", "limitstrength": "LimitStrength", "elo": "Elo",
-           "ucilimitstrength": "LimitStrength", "ucielo": "Elo"}
-# The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute).
+           "ucilimitstrength": "LimitStrength", "ucielo": "Elo", "ownbook": "OwnBook",
+           "bookfile": "BookFile", "bookdepth": "BookDepth", "bookvariety": "BookVariety"}
+# The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute,
+# dotted when it belongs to a part of the manager).
 SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead"),
-         "Elo": ("UCI_Elo", "elo")}
+         "Elo": ("UCI_Elo", "elo"), "BookDepth": ("BookDepth", "book.depth")}
 # The check options: name -> the SearchManager attribute (CECP sends 0 or 1).
-CHECKS = {"LimitStrength": "limit_strength"}
+CHECKS = {"LimitStrength": "limit_strength", "OwnBook": "book.enabled", "BookVariety": "book.variety"}
 
 # Bounds that keep every number within what the search takes (64-bit times and node counts).
 MAX_CLOCK_CS = 10**9            # time, otim, level base: about 115 days
 MAX_DEPTH = 1000
 MAX_NPS = 10**9
 MAX_MOVES_PER_SESSION = 10**4
+
+
+def get_setting(owner: object, dotted: str) -> object:
+    return operator.attrgetter(dotted)(owner)
+
+
+def set_setting(owner: object, dotted: str, value: object) -> None:
+    path, _, name = dotted.rpartition(".")
+    setattr(get_setting(owner, path) if path else owner, name, value)
 
 
 class CecpError(ValueError):
@@ -268,7 +281,7 @@ class XboardFrontEnd:
                     self.play_move(command)
                 else:
                     raise CecpError("unknown command")
-            except (CecpError, FenError, ParamFileError) as error:
+            except (CecpError, FenError, ParamFileError, BookError) as error:
                 self.write(f"Error ({self._reason(error)}): {line.strip()}")
             except IllegalMove as error:
                 reason = f" ({self._reason(error)})" if str(error) else ""
@@ -383,6 +396,8 @@ class XboardFrontEnd:
             self.search = Search.IDLE
             board = self.session.board
             move = result["move"]
+            if "book" in result:
+                self._report_book(result["book"])
             written = xboard_move(board, move)
             board.push(move)
             self.write(f"move {written}")
@@ -392,6 +407,15 @@ class XboardFrontEnd:
             self._flush_pongs()
             if self.manager.ponder_allowed and not over and self.hint:
                 self._ponder_soon(round((time.monotonic() - self.search_started) * 1000))
+
+    def _report_book(self, pick: BookPick) -> None:
+        """Illegal entries as comments (no command caused them); a book move as a thinking line."""
+        for index, stored in pick.illegal:
+            self.write(f"# book file {pick.path}: entry {index} ({stored}) is not a legal move here; skipped")
+        if pick.move is not None and self.post:
+            share = 100 * pick.share(pick.move)
+            self.write(f"0 0 0 0 {xboard_move(self.session.board, pick.move)} "
+                       f"{{book, {share:.0f}% of {len(pick.moves)} moves}}")
 
     def _ponder_soon(self, elapsed_ms: int) -> None:
         """Ponder on the reply we expect, once the lock is free. `elapsed_ms`: the time our own
@@ -461,12 +485,13 @@ class XboardFrontEnd:
                    f'time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=1')
         self.write(f'feature variants="{",".join(VARIANTS)}" memory=1 smp=1')
         for name, (uci_name, attribute) in SPINS.items():
-            spin, current = SPIN_OPTIONS[uci_name], getattr(self.manager, attribute)
+            spin, current = SPIN_OPTIONS[uci_name], get_setting(self.manager, attribute)
             self.write(f'feature option="{name} -spin {current} {spin.minimum} {spin.maximum}"')
         for name, attribute in CHECKS.items():
-            self.write(f'feature option="{name} -check {int(getattr(self.manager, attribute))}"')
+            self.write(f'feature option="{name} -check {int(get_setting(self.manager, attribute))}"')
         self.write('feature option="ClearHash -button"')
         self.write('feature option="EvalFile -file "')
+        self.write(f'feature option="BookFile -file {self.manager.book.path}"')
         self.write("feature done=1")
 
     def new(self, args: list[str]) -> None:
@@ -607,7 +632,14 @@ class XboardFrontEnd:
             self.write(f"Hint: {xboard_move(self.session.board, move)}")
 
     def book(self, args: list[str]) -> None:
-        self.write(" Pyrope has no opening book yet; it searches every move.")
+        """The book's moves here, one a line as xboard shows its own book (share, weight, move),
+        each line starting with a space, then a blank line (the spec's form for `bk`)."""
+        board, book = self.session.board, self.manager.book
+        moves, _ = book.entries(board)
+        if book.book is None or not moves:
+            self.write(f" {'no opening book' if book.book is None else 'not in the book'}")
+        for move, weight, share in ranked(moves):
+            self.write(f" {100 * share:5.1f}% {weight:5d} {xboard_move(board, move)}")
         self.write("")
 
     def take_back(self, args: list[str], plies: int) -> None:
@@ -672,10 +704,13 @@ class XboardFrontEnd:
         elif name == "EvalFile":
             # A bad file raises ParamFileError and the current weights stay.
             self._reconfigure(lambda: self.manager.load_eval_file(value or None))
+        elif name == "BookFile":
+            # A bad file raises BookError naming it; the book in use stays.
+            self.manager.book.load(value)
         elif name in CHECKS:
-            setattr(self.manager, CHECKS[name], bool(parse_int(value, name, 0, 1)))
+            set_setting(self.manager, CHECKS[name], bool(parse_int(value, name, 0, 1)))
         else:
             # Read when the next search starts; a running one goes on as it began.
             uci_name, attribute = SPINS[name]
             spin = SPIN_OPTIONS[uci_name]
-            setattr(self.manager, attribute, parse_int(value, name, spin.minimum, spin.maximum))
+            set_setting(self.manager, attribute, parse_int(value, name, spin.minimum, spin.maximum))
