@@ -299,9 +299,23 @@ cdef void reward_quiet(Worker* w, Move best, Move* tried, int tried_count, int d
 
 # --- the search --------------------------------------------------------------------------------
 
+cdef enum:
+    # From this fifty-move count on, a stored score may come from a path with more moves left
+    # before the draw (a win found there may not be reachable here): the TT then guides move
+    # order but cuts nothing, and the node is searched (Stockfish's rule).
+    RULE50_TT_TRUST = 90
+
+cdef bint has_legal_move(Position* p) noexcept nogil:
+    cdef Move moves[MAX_MOVES]
+    return generate(p, moves, GEN_ALL) > 0
+
 cdef inline bint is_draw(Position* p) noexcept nogil:
     # Inside the tree one repetition is enough: the side that could avoid it would.
-    return p.st.rule50 >= 100 or repetitions(p) > 0 or insufficient_material(p)
+    if p.st.rule50 >= 100:
+        # The fifty-move rule draws unless the hundredth half-move gave mate (FIDE 9.3).
+        return not checkers(p) or has_legal_move(p)
+    return repetitions(p) > 0 or insufficient_material(p)
+
 
 cdef inline bint has_non_pawn_material(Position* p, int color) noexcept nogil:
     return (p.by_color[color] & ~(p.by_type[PAWN] | p.by_type[KING])) != 0
@@ -344,8 +358,9 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     if found:
         tt_move = entry.move
         tt_score = score_from_tt(entry.score, ply)
-        if not pv and (entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
-                       or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
+        if not pv and p.st.rule50 < RULE50_TT_TRUST and (
+                entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
+                or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
             return tt_score
     if in_check:
         best = -VALUE_MATE + ply
@@ -433,7 +448,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     if found:
         tt_move = entry.move
         tt_score = score_from_tt(entry.score, ply)
-        if not pv and entry.depth >= depth and (
+        if not pv and entry.depth >= depth and p.st.rule50 < RULE50_TT_TRUST and (
                 entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
                 or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
             return tt_score

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import subprocess
 
 import chess
 import pytest
@@ -92,11 +93,58 @@ def test_two_threads_search_and_agree_on_a_mate():
     assert result["move"] == "a1a8" and result["score"] == {"mate": 1}
 
 
-def test_draw_by_repetition_is_recognised(search):
-    # White is a rook down but can repeat: perpetual check with the queen.
-    board = pyrope.Board("6k1/5p1p/8/8/8/8/5q2/3Q2K1 w - - 0 1")
-    result = search.run(board, depth=10)
-    assert result["move"] is not None
+def material(board: chess.Board, color: chess.Color) -> int:
+    values = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+    return sum(value * len(board.pieces(kind, color)) for kind, value in values.items())
+
+
+def test_a_side_behind_takes_the_perpetual_check():
+    # White is a rook down; Qe8+ Kh7 Qh5+ Kg8 Qe8+ ... repeats (Black's queen can only interpose
+    # and be checked again), so the best White has is a draw.
+    fen = "7k/6p1/8/8/4Q3/8/qr4PP/7K w - - 0 1"
+    board = chess.Board(fen)
+    assert material(board, chess.BLACK) - material(board, chess.WHITE) == 4     # a rook against two pawns
+    result = Search(threads=1, hash_mb=16).run(pyrope.Board(fen), depth=14)
+    assert result["score"] == {"cp": 0} and result["move"] == "e4e8"
+    assert len(result["pv"]) >= 3
+    for ply, text in enumerate(result["pv"]):
+        move = board.parse_uci(text)
+        assert ply % 2 or board.gives_check(move)       # White's moves along the line all check
+        board.push(move)
+
+
+def test_a_side_ahead_avoids_the_repetition():
+    # White, a queen and rook up, has been round Qe8+ Kh7 Qe4+ Kh8 once: Qe8+ now would repeat.
+    board = pyrope.Board("7k/6p1/8/8/4Q3/8/6PP/2R4K w - - 0 1")
+    for move in ("e4e8", "h8h7", "e8e4", "h7h8"):
+        board.push(move)
+    assert board.is_repetition(2)
+    result = Search(threads=1, hash_mb=16).run(board, depth=12)
+    assert result["move"] != "e4e8" and result["score"] == {"mate": 1}
+
+
+def test_the_fifty_move_rule_draws():
+    # White mates in 2 with the counter at 0, but at 99 every move is the hundredth half-move and
+    # none of them mates: a draw.
+    assert Search(threads=1, hash_mb=16).run(pyrope.Board("7k/8/5K2/8/8/8/8/1Q6 w - - 0 80"), depth=12)["score"] \
+        == {"mate": 2}
+    result = Search(threads=1, hash_mb=16).run(pyrope.Board("7k/8/5K2/8/8/8/8/1Q6 w - - 99 80"), depth=12)
+    assert result["score"] == {"cp": 0}
+
+
+def test_a_mate_on_the_hundredth_half_move_is_a_mate():
+    result = Search(threads=1, hash_mb=16).run(pyrope.Board("7k/8/6K1/8/8/8/8/1Q6 w - - 99 80"), depth=12)
+    assert result["score"] == {"mate": 1} and result["move"] == "b1b8"
+    board = pyrope.Board("7k/8/6K1/8/8/8/8/1Q6 w - - 99 80")
+    board.push("b1b8")
+    assert board.outcome() == ("1-0", "White mates")
+
+
+def test_bench_signature():
+    # The node count of `pyrope bench` (44 positions, depth 11, one thread) is the search's
+    # signature: any change to it must be explained in its commit message.
+    output = subprocess.run(["pyrope", "bench"], capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "Nodes searched  : 3428305" in output
 
 
 def test_bad_limits_are_rejected(search):

@@ -127,3 +127,10 @@ def test_a_stop_right_after_go_always_ends_the_search(threads):
             pyrope.read_until(lambda line: line.startswith("bestmove"), timeout=5)
         assert pyrope.quit() == ""
 
+
+def test_the_top_uci_elo_is_full_strength(engine):
+    # UCI_Elo 2050 lifts the limit: no node budget (the 1,000,000 at the far end of the
+    # calibration), no MultiPV forced on.
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 2050, "OwnBook": False})
+    result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
+    assert result.info["nodes"] > 1_000_000 and result.info.get("multipv", 1) == 1

@@ -19,7 +19,7 @@ from typing import Callable
 
 from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from ..book.player import BookPick, BookPlayer
-from .strength import DEFAULT_ELO, LINES, Skill
+from .strength import DEFAULT_ELO, LINES, MAX_ELO, Skill
 from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
@@ -84,7 +84,9 @@ class SearchManager:
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
         self.finish()
-        skill = Skill(self.elo) if self.limit_strength and not self.analyse_mode else None
+        # At the top of the UCI_Elo range the limit is off: no node budget, one line, no Skill.
+        limited = self.limit_strength and not self.analyse_mode and self.elo < MAX_ELO
+        skill = Skill(self.elo) if limited else None
         multipv = self.multipv
         if skill is not None:
             limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))

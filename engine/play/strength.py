@@ -24,7 +24,7 @@ CALIBRATION = [
     (1000, 30, 115),
     (1400, 300, 80),
     (1800, 8000, 35),
-    (2050, 1000000, 0),     # the node budget no longer binds at blitz: full strength
+    (2050, 1000000, 0),     # the far end of the interpolation; at MAX_ELO itself the limit is off
 ]
 
 
