@@ -11,9 +11,11 @@ include "tt.pxi"
 include "search.pxi"
 include "board.pxi"
 include "book.pxi"
+include "syzygy.pxi"
 include "search_api.pxi"
 
 init_bitboards()
+init_syzygy()
 init_zobrist()
 init_evaluation()
 init_search_tables()
