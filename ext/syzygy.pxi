@@ -996,10 +996,18 @@ cdef int en_passant_value(Position* pos, int* all_moves_en_passant, ProbeState* 
     return best
 
 
-cdef int tb_wdl(Position* pos, ProbeState* ps) noexcept nogil:
-    cdef int how, v, ep_value, only_ep
+cdef bint probeable(Position* pos, ProbeState* ps) noexcept nogil:
+    """Whether the tables can hold the position at all; checked before captures are searched,
+    so a failure names the position's own material rather than one a capture leads to."""
     if pos.st.castling:
         ps.fault = TB_CASTLING
+        return False
+    return occupied(pos) == pos.by_type[KING] or entry_for(pos, False, ps) != NULL
+
+
+cdef int tb_wdl(Position* pos, ProbeState* ps) noexcept nogil:
+    cdef int how, v, ep_value, only_ep
+    if not probeable(pos, ps):
         return 0
     v = probe_ab(pos, -2, 2, &how, ps)
     if ps.fault:
@@ -1099,8 +1107,7 @@ cdef int dtz_no_en_passant(Position* pos, ProbeState* ps) noexcept nogil:
 
 cdef int tb_dtz(Position* pos, ProbeState* ps) noexcept nogil:
     cdef int v, ep_value, only_ep
-    if pos.st.castling:
-        ps.fault = TB_CASTLING
+    if not probeable(pos, ps):
         return 0
     v = dtz_no_en_passant(pos, ps)
     if ps.fault:
