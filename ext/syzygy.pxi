@@ -214,7 +214,7 @@ cdef struct TbFile:
     int sides                   # 2 for WDL tables of unsymmetric material, else 1
     int files                   # 4 for pawn tables (leading pawn on a..d), else 1
     Pairs* pairs                # [side * files + file]
-    const unsigned char* dtz_map
+    const unsigned char* dtz_map    # DTZ: start of the value maps, which Pairs.map_offset index
 
 
 cdef struct TbEntry:
@@ -324,7 +324,7 @@ cdef inline bint reader_has(Reader* r, size_t n) noexcept nogil:
     return not r.short
 
 
-cdef int symbol_length(Pairs* d, int sym, unsigned char* visiting, int depth) noexcept nogil:
+cdef int symbol_length(Pairs* d, int sym, unsigned char* visiting) noexcept nogil:
     """How many values symbol `sym` stands for, minus one; -1 when the tree is malformed. A
     symbol is a leaf (right child 0xFFF) or the pair of its two children."""
     cdef const unsigned char* node = d.btree + 3 * sym
@@ -336,11 +336,11 @@ cdef int symbol_length(Pairs* d, int sym, unsigned char* visiting, int depth) no
     if right == 0xFFF:
         d.symlen[sym] = 0
         return 0
-    if left >= d.num_syms or right >= d.num_syms or visiting[sym] or depth > d.num_syms:
-        return -1
+    if left >= d.num_syms or right >= d.num_syms or visiting[sym]:
+        return -1     # a child out of range, or a cycle
     visiting[sym] = 1
-    a = symbol_length(d, left, visiting, depth + 1)
-    b = symbol_length(d, right, visiting, depth + 1)
+    a = symbol_length(d, left, visiting)
+    b = symbol_length(d, right, visiting)
     visiting[sym] = 0
     if a < 0 or b < 0:
         return -1
@@ -390,7 +390,7 @@ cdef const char* read_pairs_header(Reader* r, Pairs* d, bint wdl) noexcept nogil
         d.base[i] = (d.base[i + 1] + read_u16(d.lowest_sym + 2 * i) - read_u16(d.lowest_sym + 2 * i + 2)) // 2
     for i in range(h):
         d.base[i] <<= 64 - (d.min_len + i)
-    d.symlen = <int*>malloc(d.num_syms * sizeof(int) + 1)
+    d.symlen = <int*>malloc((d.num_syms + 1) * sizeof(int))    # + 1: malloc(0) may give NULL
     visiting = <unsigned char*>calloc(d.num_syms + 1, 1)
     if d.symlen == NULL or visiting == NULL:
         free(visiting)
@@ -398,11 +398,22 @@ cdef const char* read_pairs_header(Reader* r, Pairs* d, bint wdl) noexcept nogil
     for i in range(d.num_syms):
         d.symlen[i] = -1
     for i in range(d.num_syms):
-        if symbol_length(d, i, visiting, 0) < 0:
+        if symbol_length(d, i, visiting) < 0:
             free(visiting)
             return "malformed symbol tree in a table header"
     free(visiting)
     return NULL
+
+
+cdef bint pawn_groups_match(TbEntry* e, Pairs* d) noexcept nogil:
+    """Whether the piece order starts with the leading pawns, then the other side's pawns."""
+    cdef int i
+    for i in range(e.lead_pawns + e.other_pawns):
+        if i < e.lead_pawns and d.pieces[i] != make_piece(color_of(d.pieces[0]), PAWN):
+            return False
+        if i >= e.lead_pawns and d.pieces[i] != make_piece(color_of(d.pieces[0]) ^ 1, PAWN):
+            return False
+    return True
 
 
 cdef const char* read_piece_order(TbEntry* e, TbFile* t, Reader* r, int f) noexcept nogil:
@@ -430,6 +441,8 @@ cdef const char* read_piece_order(TbEntry* e, TbFile* t, Reader* r, int f) noexc
             if not (PAWN <= type_of(pc) <= KING):
                 return "bad piece code in the header"
             d.pieces[i] = pc
+        if e.has_pawns and not pawn_groups_match(e, d):
+            return "the header's pawns are not the table's leading and other pawns"
         # Groups: the leading pawns, the other side's pawns, then runs of like pieces; pawnless
         # tables lead with three unique pieces together, or the two kings.
         lead_len = e.lead_pawns if e.has_pawns else (3 if e.unique else 2)
@@ -575,7 +588,11 @@ cdef void open_table(TbEntry* e, TbFile* t, bint wdl) noexcept nogil:
     if fd < 0:
         mark_broken(t, "cannot be opened: ", strerror(errno))
         return
-    if fstat(fd, &st) != 0 or st.st_size < 5:
+    if fstat(fd, &st) != 0:
+        posix_close(fd)
+        mark_broken(t, "cannot be read: ", strerror(errno))
+        return
+    if st.st_size < 5:
         posix_close(fd)
         snprintf(detail, sizeof(detail), "%lld bytes", <long long>st.st_size)
         mark_broken(t, "truncated: too short for a table header, ", detail)
@@ -650,7 +667,7 @@ cdef void close_table(TbFile* t) noexcept nogil:
 
 cdef int decompress(Pairs* d, u64 idx, const unsigned char* end, ProbeState* ps) noexcept nogil:
     """The value stored at index idx, or -1 (with ps.fault set) when the data is inconsistent."""
-    cdef u64 k, block, code, base
+    cdef u64 k, block, code
     cdef long long offset
     cdef const unsigned char* ptr
     cdef int l, bits, sym, left, length
@@ -1210,7 +1227,7 @@ cdef void fill_registry(dict found) except *:
     """found: name -> {".rtbw": path, ".rtbz": path}. Builds the entries and the hash."""
     cdef TbEntry* e
     cdef int i, whites, blacks
-    cdef u64 capacity = 16
+    cdef Py_ssize_t capacity = 16
     while capacity < 4 * len(found) + 16:
         capacity *= 2
     TABLES.entries = <TbEntry*>calloc(len(found) + 1, sizeof(TbEntry))
