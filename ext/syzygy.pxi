@@ -741,23 +741,13 @@ cdef int decompress(Pairs* d, u64 idx, const unsigned char* end, ProbeState* ps)
     return ((node[1] & 0xF) << 8) | node[0]
 
 
-cdef inline void sort_squares(int* sq, int n) noexcept nogil:
+cdef inline void sort_squares(int* sq, int n, const int* weight) noexcept nogil:
+    """Insertion sort (groups have at most 5 squares) by weight[square], or by square if NULL."""
     cdef int i, j, t
     for i in range(1, n):
         t = sq[i]
         j = i
-        while j > 0 and sq[j - 1] > t:
-            sq[j] = sq[j - 1]
-            j -= 1
-        sq[j] = t
-
-
-cdef inline void sort_by_ptwist(int* sq, int n) noexcept nogil:
-    cdef int i, j, t
-    for i in range(1, n):
-        t = sq[i]
-        j = i
-        while j > 0 and PTWIST[sq[j - 1]] > PTWIST[t]:
+        while j > 0 and ((weight[sq[j - 1]] > weight[t]) if weight != NULL else (sq[j - 1] > t)):
             sq[j] = sq[j - 1]
             j -= 1
         sq[j] = t
@@ -775,7 +765,7 @@ cdef u64 encode(TbEntry* e, Pairs* d, int* sq) noexcept nogil:
             for i in range(n):
                 sq[i] ^= 7
         lead_len = e.lead_pawns
-        sort_by_ptwist(sq + 1, lead_len - 1)
+        sort_squares(sq + 1, lead_len - 1, PTWIST)
         idx = PAWN_INDEX[lead_len - 1][FLAP[sq[0]]]
         for i in range(1, lead_len):
             idx += BINOMIAL[i][PTWIST[sq[i]]]
@@ -818,7 +808,7 @@ cdef u64 encode(TbEntry* e, Pairs* d, int* sq) noexcept nogil:
     g = 1
     while d.group_len[g]:
         len_g = d.group_len[g]
-        sort_squares(sq + i, len_g)
+        sort_squares(sq + i, len_g, NULL)
         below = 8 if e.has_pawns and e.other_pawns and g == 1 else 0
         s = 0
         for m in range(len_g):
@@ -964,9 +954,10 @@ cdef inline bint is_plain_capture(Position* pos, Move m) noexcept nogil:
 
 
 cdef int probe_ab(Position* pos, int alpha, int beta, int* how, ProbeState* ps) noexcept nogil:
-    """WDL with captures searched (alpha-beta): the table assumes the side to move is not forced
-    into a losing capture and does not see a winning one. how = 2 when a capture decides (or
-    gives a win at least as good as the table), else 1."""
+    """WDL with captures searched (alpha-beta). The generator leaves positions with captures
+    partly to the prober: a stored value need only be right when no capture does better, so the
+    captures are searched first and the table value counts only where none beats it. how = 2
+    when a capture decides (or wins at least as well as the table says), else 1."""
     cdef Move moves[MAX_MOVES]
     cdef int n = generate(pos, moves, GEN_CAPTURES), i, v, sub
     for i in range(n):
