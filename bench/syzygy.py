@@ -4,7 +4,12 @@ of every table in a directory, tables already opened (a first pass opens them).
 Each probe is timed from Python with perf_counter_ns, so the figures include a Python method
 call; the cost of a trivial method call on the board is printed alongside for scale.
 
-    python3 bench/syzygy.py [--tables ../shared/data/syzygy] [--positions 20000] [--seed 1]
+    python3 bench/syzygy.py [--tables ../shared/data/syzygy] [--positions 20000] [--seed 1] [--rounds 5]
+
+Then the search's cost of having tables where none applies: the 44 bench positions at depth 11
+(none of them reaches 4 pieces) searched with the tables' cardinality 0 and then 4, alternating,
+`--rounds` times: the node counts must be equal, and the nodes/second of each setting's median
+round are compared.
 """
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ import time
 from pathlib import Path
 
 import pyrope
+from pyrope._core import Search
+from pyrope.play.bench import DEFAULT_DEPTH, POSITIONS
 
 DEFAULT_TABLES = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "syzygy").resolve()
 
@@ -70,6 +77,7 @@ def main() -> None:
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES)
     parser.add_argument("--positions", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5, help="search rounds per setting")
     args = parser.parse_args()
     tables = pyrope.Tablebases(str(args.tables))
     print(f"{args.tables}: {tables.wdl_tables} WDL and {tables.dtz_tables} DTZ tables, up to {tables.max_pieces} pieces")
@@ -83,6 +91,25 @@ def main() -> None:
     report("trivial board call", time_calls(lambda board: board.white_to_move, boards))
     report("WDL probe", time_calls(tables.probe_wdl, boards))
     report("DTZ probe", time_calls(tables.probe_dtz, boards))
+    search_cost(tables.max_pieces, args.rounds)
+
+
+def search_cost(cardinality: int, rounds: int) -> None:
+    speeds: dict[int, list[float]] = {0: [], cardinality: []}
+    nodes: dict[int, set[int]] = {0: set(), cardinality: set()}
+    for _ in range(rounds):
+        for setting in speeds:
+            total, start = 0, time.perf_counter()
+            for fen in POSITIONS:
+                search = Search(threads=1, hash_mb=16)
+                total += search.run(pyrope.Board(fen), depth=DEFAULT_DEPTH, tb_cardinality=setting)["nodes"]
+            speeds[setting].append(total / (time.perf_counter() - start))
+            nodes[setting].add(total)
+    for setting, values in speeds.items():
+        print(f"bench search, tables at {setting} pieces: nodes {sorted(nodes[setting])}, "
+              f"median {statistics.median(values) / 1e6:.3f} M nodes/s over {rounds} rounds")
+    change = statistics.median(speeds[cardinality]) / statistics.median(speeds[0]) - 1
+    print(f"nodes/second with the tables set: {100 * change:+.1f}%")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ cdef class Search    # defined in search_api.pxi; the main worker reports throug
 
 cdef enum:
     VALUE_INFINITE = 32001
+    # A tablebase win found `ply` plies from the root scores VALUE_TB_WIN - ply: above any
+    # evaluation, below every mate score (which the search still prefers when it sees one).
+    VALUE_TB_WIN = VALUE_MATE_IN_MAX_PLY - 1
     MAX_ROOT_PV = 64
     MAX_WORKERS = 256
     HISTORY_MAX = 16384
@@ -72,6 +75,9 @@ cdef struct SearchShared:
     int mate_limit          # moves; 0: none
     int multipv
     int worker_count
+    int tb_cardinality      # probe the tablebases at this many pieces or fewer (0: never)
+    int tb_probe_depth      # ... and, at exactly that many, only this deep or deeper
+    bint tb_rule50          # cursed wins and blessed losses are draws
     void* workers[MAX_WORKERS]
 
 cdef struct Worker:
@@ -80,6 +86,7 @@ cdef struct Worker:
     PawnTable pawns
     int id
     u64 nodes
+    u64 tbhits
     int seldepth
     int completed_depth
     int root_count
@@ -105,6 +112,13 @@ cdef inline u64 total_nodes(SearchShared* s) noexcept nogil:
     cdef int i
     for i in range(s.worker_count):
         n += (<Worker*>s.workers[i]).nodes
+    return n
+
+cdef inline u64 total_tbhits(SearchShared* s) noexcept nogil:
+    cdef u64 n = 0
+    cdef int i
+    for i in range(s.worker_count):
+        n += (<Worker*>s.workers[i]).tbhits
     return n
 
 cdef inline bint stopped(Worker* w) noexcept nogil:
@@ -416,7 +430,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     cdef bint pv = beta - alpha > 1, found, in_check, improving, capture, quiet, checks
     cdef int n, i, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
     cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d, move_score
-    cdef int extension, singular_beta
+    cdef int extension, singular_beta, pieces, wdl, tb_found, draw, bound, max_value = VALUE_INFINITE
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     cdef Move excluded = w.frames[ply].excluded
     if depth <= 0:
@@ -452,6 +466,36 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                 entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
                 or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
             return tt_score
+
+    # Tablebases, right after a capture or pawn move (the tables assume a fresh fifty-move
+    # count): a win or loss is a bound, a draw exact; either ends the node when it settles the
+    # window (Stockfish's rule), and is stored deeper than any search would reach here.
+    if w.shared.tb_cardinality and excluded == MOVE_NONE and p.st.rule50 == 0 and not p.st.castling:
+        pieces = popcount(occupied(p))
+        if pieces < w.shared.tb_cardinality or (pieces == w.shared.tb_cardinality
+                                                 and depth >= w.shared.tb_probe_depth):
+            wdl = probe_wdl(p, &tb_found)
+            if tb_found:
+                w.tbhits += 1
+                draw = 1 if w.shared.tb_rule50 else 0
+                if wdl < -draw:
+                    value, bound = -VALUE_TB_WIN + ply, BOUND_UPPER
+                elif wdl > draw:
+                    value, bound = VALUE_TB_WIN - ply, BOUND_LOWER
+                else:
+                    value, bound = 2 * wdl * draw, BOUND_EXACT     # +-2: a cursed win or blessed loss
+                if bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta) \
+                        or (bound == BOUND_UPPER and value <= alpha):
+                    tt_store(&w.shared.tt, p.st.key, MOVE_NONE, score_to_tt(value, ply), VALUE_NONE,
+                             min(depth + 6, 120), bound)
+                    return value
+                if pv:      # a PV node searches on, within what the table allows
+                    if bound == BOUND_LOWER:
+                        best = value
+                        if best > alpha:
+                            alpha = best
+                    else:
+                        max_value = value
 
     w.frames[ply + 2].killers[0] = w.frames[ply + 2].killers[1] = MOVE_NONE
     if in_check:
@@ -597,6 +641,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         return alpha
     if excluded != MOVE_NONE:
         return best
+    if best > max_value:
+        best = max_value
     tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply), static_eval, depth,
              BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER))
     return best

@@ -145,14 +145,18 @@ cdef class Search:
         atomic_store(&self.shared.stop, 0)
 
     def run(self, Board board not None, *, int depth=0, long long nodes=0, int mate=0, int multipv=1,
-            searchmoves=(), info=None, clock=None):
+            searchmoves=(), info=None, clock=None, int tb_cardinality=0, int tb_probe_depth=1,
+            bint tb_rule50=True):
         """Search `board` within the limits (0 means none) and return the result as a dict:
         move, ponder (None if unknown), score {cp|mate}, depth, seldepth, nodes, time_ms, pv, and
         lines: the MultiPV lines of the last completed iteration ({pv, cp|mate, ...}, best first).
         `info(lines)` is called from this thread with a list of per-line dicts at iteration ends.
         `clock` is the time manager (engine/play/timeman.py's TimeManager; None: no clock): the search
         aborts at its hard_ms, consults its deadline() from check_ms on and its iteration_done()
-        after each iteration. While clock.pondering the clock waits for ponderhit()."""
+        after each iteration. While clock.pondering the clock waits for ponderhit().
+        tb_cardinality > 0 probes the Syzygy tables loaded by Tablebases at that many pieces or
+        fewer (at exactly that many from tb_probe_depth on); tb_rule50 makes cursed wins and
+        blessed losses draws. The result and info dicts count the probes as tbhits."""
         cdef Move legal[MAX_MOVES]
         cdef Move wanted[MAX_MOVES]
         cdef int n, i, j, k, wanted_count = 0
@@ -177,7 +181,7 @@ cdef class Search:
                 n = k
             if n == 0:
                 return {"move": None, "ponder": None, "score": None, "depth": 0, "seldepth": 0,
-                        "nodes": 0, "time_ms": 0, "pv": [], "lines": []}
+                        "nodes": 0, "tbhits": 0, "time_ms": 0, "pv": [], "lines": []}
             self.root = board.copy()
             self.info_callback = info
             self.clock = clock
@@ -193,17 +197,22 @@ cdef class Search:
             s.mate_limit = mate
             s.multipv = max(1, multipv)
             s.worker_count = self.threads
+            s.tb_cardinality = tb_cardinality
+            s.tb_probe_depth = tb_probe_depth
+            s.tb_rule50 = tb_rule50
             s.tt.generation = (s.tt.generation + 1) & 63
             for i in range(self.threads):
                 w = self.workers[i]
                 free(w.pos.states)
                 w.pos.states = NULL
-                if copy_position(&w.pos, &board.pos, MAX_SEARCH_PLY + 8) < 0:
+                # Room for the deepest ply plus the states a tablebase probe plays through.
+                if copy_position(&w.pos, &board.pos, MAX_SEARCH_PLY + TB_PROBE_PLIES + 8) < 0:
                     raise MemoryError()
                 s.workers[i] = w
                 w.shared = s
                 w.id = i
                 w.nodes = 0
+                w.tbhits = 0
                 w.completed_depth = 0
                 w.best_count = 0
                 w.nmp_min_ply = 0
@@ -263,7 +272,8 @@ cdef class Search:
         elapsed = now_ms() - self.shared.start_ms
         return {"move": line["pv"][0], "ponder": line["pv"][1] if len(line["pv"]) > 1 else None,
                 "score": {k: line[k] for k in ("cp", "mate") if k in line}, "depth": w.completed_depth,
-                "seldepth": line["seldepth"], "nodes": total_nodes(self.shared), "time_ms": elapsed,
+                "seldepth": line["seldepth"], "nodes": total_nodes(self.shared),
+                "tbhits": total_tbhits(self.shared), "time_ms": elapsed,
                 "pv": line["pv"], "lines": [self._line(&w.best[i]) for i in range(w.best_count)] or [line]}
 
     def ponderhit(self, bint stop_now=False):
@@ -318,7 +328,7 @@ cdef class Search:
             return
         elapsed = now_ms() - self.shared.start_ms
         nodes = total_nodes(self.shared)
-        common = {"depth": depth, "nodes": nodes, "time_ms": elapsed,
+        common = {"depth": depth, "nodes": nodes, "tbhits": total_tbhits(self.shared), "time_ms": elapsed,
                   "nps": nodes * 1000 // max(elapsed, 1), "hashfull": tt_hashfull(&self.shared.tt)}
         infos = []
         for i in range(lines if not partial else 1):

@@ -20,6 +20,7 @@ from typing import Callable
 from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, LINES, MAX_ELO, Skill
+from .tablebases import TablebasePlayer
 from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
@@ -49,6 +50,7 @@ class SearchManager:
         self.analyse_mode = False           # analysis is always at full strength
         self.rng = random.Random()
         self.book = BookPlayer()
+        self.tablebases = TablebasePlayer()
         self._thread: threading.Thread | None = None
         self._clock: TimeManager | None = None
         self._infinite = False
@@ -76,6 +78,13 @@ class SearchManager:
             load_eval_params(path)
 
     @one_at_a_time
+    def load_tablebases(self, path: str) -> list[str]:
+        """Syzygy tables from `path` ('' : none); no search may run while the set is replaced.
+        Returns the messages for the user (TablebasePlayer.load)."""
+        self.finish()
+        return self.tablebases.load(path)
+
+    @one_at_a_time
     def clear(self) -> None:
         self.finish()
         self.search.clear()
@@ -97,6 +106,8 @@ class SearchManager:
         self._release.clear()
         self.search.prepare()
         pick = self._book_pick(board, limits)
+        limits = self._tablebase_moves(board, limits)
+        tables = self.tablebases
 
         def run() -> None:
             if pick is not None and pick.move is not None:
@@ -104,7 +115,8 @@ class SearchManager:
             else:
                 result = self.search.run(
                     board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
-                    searchmoves=limits.searchmoves, info=on_info, clock=clock)
+                    searchmoves=limits.searchmoves, info=on_info, clock=clock, tb_cardinality=tables.cardinality,
+                    tb_probe_depth=tables.probe_depth, tb_rule50=tables.rule50)
                 if pick is not None:
                     result["book"] = pick   # only illegal entries: reported, then searched
             if skill is not None and result["lines"]:
@@ -123,6 +135,15 @@ class SearchManager:
         if (not plays_on_clock or limits.infinite or limits.mate or limits.searchmoves or self.analyse_mode):
             return None
         return self.book.choose(board, self.rng)
+
+    def _tablebase_moves(self, board: Board, limits: Limits) -> Limits:
+        """In a position the tables cover, search only the root moves that keep their best
+        result (of those the GUI allowed, if any of them do)."""
+        ranking = self.tablebases.rank_root(board)
+        if ranking is None:
+            return limits
+        allowed = [move for move in ranking.moves if not limits.searchmoves or move in limits.searchmoves]
+        return dataclasses.replace(limits, searchmoves=allowed) if allowed else limits
 
     def ponderhit(self) -> None:
         """The opponent played the move we pondered on: from now on the search is on the clock
@@ -151,4 +172,4 @@ def book_result(pick: BookPick) -> dict:
     """A book move in the shape of a search result (no score: the book has none)."""
     pv = [pick.move] + ([pick.ponder] if pick.ponder else [])
     return {"move": pick.move, "ponder": pick.ponder, "score": None, "depth": 0, "seldepth": 0,
-            "nodes": 0, "time_ms": 0, "pv": pv, "lines": [], "book": pick}
+            "nodes": 0, "tbhits": 0, "time_ms": 0, "pv": pv, "lines": [], "book": pick}

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .. import __version__
-from .._core import BookError, FenError, IllegalMoveError, ParamFileError
+from .._core import BookError, FenError, IllegalMoveError, ParamFileError, TablebaseError
 from ..book.player import DEFAULT_DEPTH as BOOK_DEPTH, MAX_DEPTH as BOOK_MAX_DEPTH, BookPick
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.session import Session
 from ..play.strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
+from ..play.tablebases import MAX_PIECES as TB_MAX_PIECES
 from ..play.timeman import Limits
 from ..play.wdl import win_draw_loss
 
@@ -29,7 +30,7 @@ PERFT_MAXIMUM = 12
 BENCH_MAXIMUM = 64
 GO_FLAGS = ("infinite", "ponder")
 BUTTONS = ("Clear Hash",)
-STRING_OPTIONS = ("EvalFile", "BookFile")
+STRING_OPTIONS = ("EvalFile", "BookFile", "SyzygyPath")
 EMPTY = ("", "<empty>")
 
 
@@ -51,6 +52,8 @@ SPIN_OPTIONS = {
     "Move Overhead": SpinOption(30, 0, 5000),
     "UCI_Elo": SpinOption(DEFAULT_ELO, MIN_ELO, MAX_ELO),
     "BookDepth": SpinOption(BOOK_DEPTH, 0, BOOK_MAX_DEPTH),
+    "SyzygyProbeDepth": SpinOption(1, 1, 100),
+    "SyzygyProbeLimit": SpinOption(TB_MAX_PIECES, 0, TB_MAX_PIECES),
 }
 
 # Check options and their defaults. Ponder: the GUI may ponder (the time manager then plans a
@@ -60,6 +63,7 @@ SPIN_OPTIONS = {
 CHECK_OPTIONS = {
     "OwnBook": True,
     "BookVariety": True,
+    "Syzygy50MoveRule": True,
     "Ponder": False,
     "UCI_Chess960": False,
     "UCI_AnalyseMode": False,
@@ -115,7 +119,7 @@ def format_info(info: dict, show_wdl: bool = False) -> str:
         score += " wdl {} {} {}".format(*win_draw_loss(info))
     return (f"info depth {info['depth']} seldepth {info['seldepth']} multipv {info['multipv']} "
             f"score {score} nodes {info['nodes']} nps {info['nps']} hashfull {info['hashfull']} "
-            f"tbhits 0 time {info['time_ms']} pv {' '.join(info['pv'])}")
+            f"tbhits {info['tbhits']} time {info['time_ms']} pv {' '.join(info['pv'])}")
 
 
 def book_report(pick: BookPick) -> list[str]:
@@ -165,7 +169,7 @@ class UciFrontEnd:
             if handler is None:
                 raise UciError(f"unknown command: {line.strip()}")
             handler(args)
-        except (UciError, FenError, IllegalMoveError, ParamFileError, BookError) as error:
+        except (UciError, FenError, IllegalMoveError, ParamFileError, BookError, TablebaseError) as error:
             self.error(str(error))
         return True
 
@@ -191,6 +195,7 @@ class UciFrontEnd:
             self.write(f"option name {name} type button")
         self.write("option name EvalFile type string default <empty>")
         self.write(f"option name BookFile type string default {book.path or '<empty>'}")
+        self.write("option name SyzygyPath type string default <empty>")
         self.write("uciok")
         if book.problem:
             self.error(f"{book.problem}; playing without a book")
@@ -212,6 +217,8 @@ class UciFrontEnd:
         elif canonical == "BookFile":
             # A bad file raises BookError naming it; the book in use stays.
             self.manager.book.load(value if value not in EMPTY else "")
+        elif canonical == "SyzygyPath":
+            self.load_tablebases(value if value not in EMPTY else "")
         elif canonical in CHECK_OPTIONS:
             self.set_check(canonical, value)
         else:
@@ -235,6 +242,8 @@ class UciFrontEnd:
             self.manager.book.enabled = enabled
         elif name == "BookVariety":
             self.manager.book.variety = enabled
+        elif name == "Syzygy50MoveRule":
+            self.manager.tablebases.rule50 = enabled
 
     def set_spin(self, name: str, value: str) -> None:
         spin = SPIN_OPTIONS[name]
@@ -258,6 +267,18 @@ class UciFrontEnd:
             self.manager.elo = number
         elif name == "BookDepth":
             self.manager.book.depth = number
+        elif name == "SyzygyProbeDepth":
+            self.manager.tablebases.probe_depth = number
+        elif name == "SyzygyProbeLimit":
+            self.manager.tablebases.probe_limit = number
+
+    def load_tablebases(self, path: str) -> None:
+        """Say what the path held: its problems as errors, then the tables found."""
+        messages = self.manager.load_tablebases(path)
+        for message in messages[:-1]:
+            self.error(message)
+        for message in messages[-1:]:
+            self.write(f"info string {message}")
 
     def position(self, args: list[str]) -> None:
         moves: list[str] = []

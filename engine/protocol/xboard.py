@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Callable, Iterable
 
-from .._core import Board, BookError, FenError, IllegalMoveError, ParamFileError
+from .._core import Board, BookError, FenError, IllegalMoveError, ParamFileError, TablebaseError
 from ..book.player import BookPick, ranked
 from ..play.session import Session
 from ..play.timeman import Limits, plan_move
@@ -48,13 +48,18 @@ LEVEL_BASE = re.compile(r"^(\d+(?:\.\d*)?)(?::(\d+(?:\.\d*)?))?")
 OPTIONS = {"multipv": "MultiPV", "moveoverhead": "MoveOverhead", "clearhash": "ClearHash",
            "evalfile": "EvalFile", "limitstrength": "LimitStrength", "elo": "Elo",
            "ucilimitstrength": "LimitStrength", "ucielo": "Elo", "ownbook": "OwnBook",
-           "bookfile": "BookFile", "bookdepth": "BookDepth", "bookvariety": "BookVariety"}
+           "bookfile": "BookFile", "bookdepth": "BookDepth", "bookvariety": "BookVariety",
+           "syzygyprobedepth": "SyzygyProbeDepth", "syzygyprobelimit": "SyzygyProbeLimit",
+           "syzygy50moverule": "Syzygy50MoveRule"}
 # The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute,
 # dotted when it belongs to a part of the manager).
 SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead"),
-         "Elo": ("UCI_Elo", "elo"), "BookDepth": ("BookDepth", "book.depth")}
+         "Elo": ("UCI_Elo", "elo"), "BookDepth": ("BookDepth", "book.depth"),
+         "SyzygyProbeDepth": ("SyzygyProbeDepth", "tablebases.probe_depth"),
+         "SyzygyProbeLimit": ("SyzygyProbeLimit", "tablebases.probe_limit")}
 # The check options: name -> the SearchManager attribute (CECP sends 0 or 1).
-CHECKS = {"LimitStrength": "limit_strength", "OwnBook": "book.enabled", "BookVariety": "book.variety"}
+CHECKS = {"LimitStrength": "limit_strength", "OwnBook": "book.enabled", "BookVariety": "book.variety",
+          "Syzygy50MoveRule": "tablebases.rule50"}
 
 # Bounds that keep every number within what the search takes (64-bit times and node counts).
 MAX_CLOCK_CS = 10**9            # time, otim, level base: about 115 days
@@ -259,6 +264,7 @@ class XboardFrontEnd:
             "memory": self.memory,
             "cores": self.cores,
             "option": self.option,
+            "egtpath": self.egtpath,
         }
 
     # -- the reader --------------------------------------------------------------------------
@@ -281,7 +287,7 @@ class XboardFrontEnd:
                     self.play_move(command)
                 else:
                     raise CecpError("unknown command")
-            except (CecpError, FenError, ParamFileError, BookError) as error:
+            except (CecpError, FenError, ParamFileError, BookError, TablebaseError) as error:
                 self.write(f"Error ({self._reason(error)}): {line.strip()}")
             except IllegalMove as error:
                 reason = f" ({self._reason(error)})" if str(error) else ""
@@ -483,7 +489,7 @@ class XboardFrontEnd:
         self.write("feature done=0")
         self.write(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 playother=1 usermove=1 san=0 '
                    f'time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=1')
-        self.write(f'feature variants="{",".join(VARIANTS)}" memory=1 smp=1')
+        self.write(f'feature variants="{",".join(VARIANTS)}" memory=1 smp=1 egt="syzygy"')
         for name, (uci_name, attribute) in SPINS.items():
             spin, current = SPIN_OPTIONS[uci_name], get_setting(self.manager, attribute)
             self.write(f'feature option="{name} -spin {current} {spin.minimum} {spin.maximum}"')
@@ -691,6 +697,19 @@ class XboardFrontEnd:
         threads = parse_int(one_argument(args, "number of cores"), "cores", SPIN_OPTIONS["Threads"].minimum,
                             SPIN_OPTIONS["Threads"].maximum)
         self._reconfigure(lambda: self.manager.set_threads(threads))
+
+    def egtpath(self, args: list[str]) -> None:
+        """egtpath syzygy PATH: the tables' directories (the problems found are errors; what was
+        found is a comment line, as CECP has no message for it)."""
+        kind, _, path = " ".join(args).partition(" ")
+        if kind != "syzygy":
+            raise CecpError(f"unsupported tablebase kind {kind!r}; Pyrope reads syzygy")
+        messages = []
+        self._reconfigure(lambda: messages.extend(self.manager.load_tablebases(path.strip())))
+        for message in messages[:-1]:
+            self.write(f"Error ({self._reason(message)}): egtpath {' '.join(args)}")
+        for message in messages[-1:]:
+            self.write(f"# {message}")
 
     def option(self, args: list[str]) -> None:
         given, has_value, value = " ".join(args).partition("=")
