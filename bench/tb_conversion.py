@@ -20,23 +20,11 @@ import chess.engine
 import chess.syzygy
 from tqdm import tqdm
 
+from pyrope.selfplay.endgames import random_endgame
+
 ROOT = Path(__file__).resolve().parents[1]
 WON = ["Q", "R", "BN", "P"]
 DRAWN = [("R", "R"), ("Q", "Q"), ("P", "P")]
-
-
-def random_position(rng: random.Random, white: str, black: str) -> chess.Board:
-    while True:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), 2 + len(white) + len(black))
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        pieces = [(c, chess.WHITE) for c in white] + [(c, chess.BLACK) for c in black]
-        for square, (letter, color) in zip(squares[2:], pieces):
-            board.set_piece_at(square, chess.Piece(chess.PIECE_SYMBOLS.index(letter.lower()), color))
-        board.turn = rng.choice([chess.WHITE, chess.BLACK])
-        if board.is_valid() and not board.is_game_over():
-            return board
 
 
 def white_wdl(tablebase, board: chess.Board) -> int:
@@ -71,7 +59,7 @@ def main() -> None:
             wins, longest, failures = 0, 0, []
             for _ in tqdm(range(args.positions), desc=f"K{material}vK", leave=False):
                 while True:
-                    board = random_position(rng, material, "")
+                    board = random_endgame(rng, material, "")
                     if white_wdl(tablebase, board) == 2:
                         break
                 start = board.fen()
@@ -88,7 +76,7 @@ def main() -> None:
             count = max(1, args.positions // 3)
             for index in tqdm(range(count), desc=f"K{white}vK{black}", leave=False):
                 while True:
-                    board = random_position(rng, white, black)
+                    board = random_endgame(rng, white, black)
                     if white_wdl(tablebase, board) == 0:
                         break
                 start = board.fen()

@@ -15,25 +15,12 @@ import pytest
 import pyrope
 from pyrope._core import Search
 from pyrope.play.tablebases import TablebasePlayer, outcome
+from pyrope.selfplay.endgames import random_endgame
 
 SYZYGY = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "syzygy"
 PYROPE = shutil.which("pyrope")
 pytestmark = pytest.mark.skipif(not SYZYGY.is_dir(), reason="../shared/data/syzygy is not there")
 TB_WIN_FLOOR = 31000        # tablebase win scores sit above every evaluation, below mates
-
-
-def random_position(rng: random.Random, white: str, black: str) -> chess.Board:
-    """A legal position with these pieces (kings implied), either side to move, no castling."""
-    while True:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), 2 + len(white) + len(black))
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for square, (letter, color) in zip(squares[2:], [(c, chess.WHITE) for c in white] + [(c, chess.BLACK) for c in black]):
-            board.set_piece_at(square, chess.Piece(chess.PIECE_SYMBOLS.index(letter.lower()), color))
-        board.turn = rng.choice([chess.WHITE, chess.BLACK])
-        if board.is_valid() and not board.is_game_over():
-            return board
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +58,7 @@ def test_the_root_keeps_exactly_the_moves_that_keep_the_result(player, oracle, m
     white, black = material.split(":")
     rng = random.Random(material)
     for _ in range(40):
-        board = random_position(rng, white, black)
+        board = random_endgame(rng, white, black)
         board.halfmove_clock = rng.choice([0, 0, 30, 90])
         ranking = player.rank_root(pyrope.Board(board.fen()))
         distances = {move.uci(): oracle_distance(oracle, board, move) for move in board.legal_moves}
@@ -104,7 +91,7 @@ def test_a_win_the_fifty_move_rule_spoils_is_a_draw_only_with_the_rule(player, o
     # cursed one: KRvK with more plies to the capture or mate than the counter leaves.
     rng = random.Random(5)
     while True:
-        board = random_position(rng, "R", "")
+        board = random_endgame(rng, "R", "")
         if board.turn == chess.WHITE and oracle.probe_dtz(board) > 30:
             break
     board.halfmove_clock = 90
@@ -137,7 +124,7 @@ def test_won_endings_are_converted_within_the_fifty_move_rule(player, oracle, ma
     rng = random.Random(material)
     for _ in range(3):
         while True:
-            board = random_position(rng, material, "")
+            board = random_endgame(rng, material, "")
             if oracle.probe_wdl(board) == (2 if board.turn == chess.WHITE else -2):
                 break
         end = play_out(player, board, chess.WHITE)
@@ -170,7 +157,7 @@ def test_without_dtz_the_root_keeps_the_moves_that_keep_the_wdl(player, oracle, 
     try:
         assert player.load(str(tmp_path))[-1].startswith("Syzygy: 1 WDL and 0 DTZ tables")
         for _ in range(30):
-            board = random_position(rng, "R", "")
+            board = random_endgame(rng, "R", "")
             ranking = player.rank_root(pyrope.Board(board.fen()))
             winning = []
             for move in board.legal_moves:
