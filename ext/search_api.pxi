@@ -8,6 +8,8 @@ import threading
 cdef enum:
     PAWN_TABLE_LOG2 = 14    # 16K entries of 64 bytes: 1 MB per search thread
 
+TB_WIN_SCORE = VALUE_TB_WIN - 1     # a tablebase win as the root's lines show it (one ply down)
+
 
 cdef int score_to_uci(int score, dict out):
     if score >= VALUE_MATE_IN_MAX_PLY:

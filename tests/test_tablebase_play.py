@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import chess
+import chess.engine
 import chess.syzygy
 import pytest
 
@@ -171,3 +172,15 @@ def test_without_dtz_the_root_keeps_the_moves_that_keep_the_wdl(player, oracle, 
                 assert ranking.result in (-1, 0)
     finally:
         player.load(str(SYZYGY))
+
+
+@pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
+def test_the_root_shows_the_tables_verdict():
+    with chess.engine.SimpleEngine.popen_uci(PYROPE) as engine:
+        engine.configure({"SyzygyPath": str(SYZYGY)})
+        won = engine.analyse(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"), chess.engine.Limit(depth=6))
+        lost = engine.analyse(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1"), chess.engine.Limit(depth=6))
+        drawn = engine.analyse(chess.Board("8/8/8/4k3/8/2r5/8/KR6 w - - 0 1"), chess.engine.Limit(depth=6))
+    assert won["score"].relative.score() == pyrope._core.TB_WIN_SCORE
+    assert lost["score"].relative.score() == -pyrope._core.TB_WIN_SCORE
+    assert drawn["score"].relative.score() == 0

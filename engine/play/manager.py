@@ -20,7 +20,7 @@ from typing import Callable
 from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, LINES, MAX_ELO, Skill
-from .tablebases import TablebasePlayer
+from .tablebases import RootRanking, TablebasePlayer, table_score
 from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
@@ -106,8 +106,12 @@ class SearchManager:
         self._release.clear()
         self.search.prepare()
         pick = self._book_pick(board, limits)
-        limits = self._tablebase_moves(board, limits)
+        ranking = self.tablebases.rank_root(board)
+        limits = keep_ranked_moves(limits, ranking)
         tables = self.tablebases
+        if ranking is not None:     # the root's lines show the tables' verdict
+            report = on_info
+            on_info = lambda infos: report([table_score(info, ranking.result) for info in infos])  # noqa: E731
 
         def run() -> None:
             if pick is not None and pick.move is not None:
@@ -119,6 +123,9 @@ class SearchManager:
                     tb_probe_depth=tables.probe_depth, tb_rule50=tables.rule50)
                 if pick is not None:
                     result["book"] = pick   # only illegal entries: reported, then searched
+                if ranking is not None:
+                    result = dict(result, score=table_score(result["score"], ranking.result),
+                                  lines=[table_score(line, ranking.result) for line in result["lines"]])
             if skill is not None and result["lines"]:
                 line = skill.choose(result["lines"], self.rng)
                 result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
@@ -135,15 +142,6 @@ class SearchManager:
         if (not plays_on_clock or limits.infinite or limits.mate or limits.searchmoves or self.analyse_mode):
             return None
         return self.book.choose(board, self.rng)
-
-    def _tablebase_moves(self, board: Board, limits: Limits) -> Limits:
-        """In a position the tables cover, search only the root moves that keep their best
-        result (of those the GUI allowed, if any of them do)."""
-        ranking = self.tablebases.rank_root(board)
-        if ranking is None:
-            return limits
-        allowed = [move for move in ranking.moves if not limits.searchmoves or move in limits.searchmoves]
-        return dataclasses.replace(limits, searchmoves=allowed) if allowed else limits
 
     def ponderhit(self) -> None:
         """The opponent played the move we pondered on: from now on the search is on the clock
@@ -173,3 +171,12 @@ def book_result(pick: BookPick) -> dict:
     pv = [pick.move] + ([pick.ponder] if pick.ponder else [])
     return {"move": pick.move, "ponder": pick.ponder, "score": None, "depth": 0, "seldepth": 0,
             "nodes": 0, "tbhits": 0, "time_ms": 0, "pv": pv, "lines": [], "book": pick}
+
+
+def keep_ranked_moves(limits: Limits, ranking: RootRanking | None) -> Limits:
+    """In a position the tables cover, search only the root moves that keep their best result
+    (of those the GUI allowed, if any of them do)."""
+    if ranking is None:
+        return limits
+    allowed = [move for move in ranking.moves if not limits.searchmoves or move in limits.searchmoves]
+    return dataclasses.replace(limits, searchmoves=allowed) if allowed else limits

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._core import Board, Tablebases, TablebaseError
+from .._core import TB_WIN_SCORE, Board, Tablebases, TablebaseError
 
 MAX_PIECES = 7      # the largest Syzygy tables
 
@@ -21,6 +21,14 @@ MAX_PIECES = 7      # the largest Syzygy tables
 class RootRanking:
     moves: list[str]        # the moves kept, best first
     result: int             # 1 win, 0 draw, -1 loss, for the side to move
+
+
+def table_score(line: dict, result: int) -> dict:
+    """A search line with its score replaced by the tables' verdict at the root (win, draw or
+    loss), unless the search found a mate, which says more."""
+    if "mate" in line or "cp" not in line:
+        return line
+    return {**line, "cp": result * TB_WIN_SCORE}
 
 
 def outcome(distance: int, counter: int, rule50: bool) -> int:
