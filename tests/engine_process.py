@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import queue
-import shutil
 import subprocess
 import threading
 import time
 from typing import Callable
 
-PYROPE = shutil.which("pyrope")
+from engine_command import PYROPE  # noqa: F401 (the tests import it from here too)
 
 
 class EngineProcess:

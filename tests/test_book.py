@@ -15,6 +15,7 @@ import chess.polyglot
 import pytest
 
 import pyrope
+from engine_command import PYROPE
 from pyrope.book.builder import BuildOptions, build, merge, write_book
 from pyrope.book.player import DEFAULT_BOOK, BookPlayer, game_ply
 
@@ -343,15 +344,15 @@ def test_book_command_line(tmp_path):
     pgn = tmp_path / "games.pgn"
     pgn.write_text(pgn_game("1. e4 e5", "1-0") + pgn_game("1. e4 e5 2. Ke3", "1-0"))
     out = tmp_path / "book.bin"
-    result = subprocess.run(["pyrope", "book", "build", str(pgn), "-o", str(out), "--min-games", "1"],
+    result = subprocess.run([PYROPE, "book", "build", str(pgn), "-o", str(out), "--min-games", "1"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "games read: 2, used: 1, skipped: 1" in result.stdout and "game 2:" in result.stdout
     assert f"file size: {out.stat().st_size} bytes" in result.stdout
-    shown = subprocess.run(["pyrope", "book", "show", "--book", str(out)], capture_output=True, text=True, timeout=60)
+    shown = subprocess.run([PYROPE, "book", "show", "--book", str(out)], capture_output=True, text=True, timeout=60)
     assert "e4" in shown.stdout and "100.0%" in shown.stdout
-    merged = subprocess.run(["pyrope", "book", "merge", str(out), str(SHARED_BOOK), "-o", str(tmp_path / "m.bin")],
+    merged = subprocess.run([PYROPE, "book", "merge", str(out), str(SHARED_BOOK), "-o", str(tmp_path / "m.bin")],
                             capture_output=True, text=True, timeout=60)
     assert merged.returncode == 0 and book_moves(tmp_path / "m.bin", chess.Board()) == {"e2e4": 2}
-    bad = subprocess.run(["pyrope", "book", "show", "--book", str(pgn)], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([PYROPE, "book", "show", "--book", str(pgn)], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and str(pgn) in bad.stderr and "multiple of 16" in bad.stderr

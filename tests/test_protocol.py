@@ -2,7 +2,6 @@
 keep the previous state) and the perft subcommand."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -10,7 +9,8 @@ import chess
 import chess.engine
 import pytest
 
-PYROPE = shutil.which("pyrope")
+from engine_command import PYROPE
+
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -8,6 +8,7 @@ import chess
 import pytest
 
 import pyrope
+from engine_command import PYROPE
 from pyrope._core import Search
 from pyrope.play.bench import POSITIONS
 from pyrope.play.timeman import Limits, make_clock
@@ -143,7 +144,7 @@ def test_a_mate_on_the_hundredth_half_move_is_a_mate():
 def test_bench_signature():
     # The node count of `pyrope bench` (44 positions, depth 11, one thread) is the search's
     # signature: any change to it must be explained in its commit message.
-    output = subprocess.run(["pyrope", "bench"], capture_output=True, text=True, timeout=300, check=True).stdout
+    output = subprocess.run([PYROPE, "bench"], capture_output=True, text=True, timeout=300, check=True).stdout
     assert "Nodes searched  : 3428305" in output
 
 

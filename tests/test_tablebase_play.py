@@ -4,7 +4,6 @@ their messages in UCI and CECP, and won endings converted within the fifty-move 
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,12 +13,12 @@ import chess.syzygy
 import pytest
 
 import pyrope
+from engine_command import PYROPE
 from pyrope._core import Search
 from pyrope.play.tablebases import TablebasePlayer, outcome
 from pyrope.selfplay.endgames import random_endgame
 
 SYZYGY = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "syzygy"
-PYROPE = shutil.which("pyrope")
 pytestmark = pytest.mark.skipif(not SYZYGY.is_dir(), reason="../shared/data/syzygy is not there")
 TB_WIN_FLOOR = 31000        # tablebase win scores sit above every evaluation, below mates
 

@@ -6,27 +6,20 @@ from __future__ import annotations
 import queue
 import random
 import re
-import shutil
 import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
 
+from engine_command import PYROPE
 from pyrope import Board
 from pyrope.play.session import Session
 from pyrope.play.timeman import Limits
 from pyrope.protocol.xboard import XboardFrontEnd, castling_moves, parse_level, xboard_move, xboard_score
 
-# The installed `pyrope` command (a first line of `xboard` selects this front-end): the script beside
-# this Python, which starts faster than a version manager's shim -- python-chess gives an engine
-# 2 s to start and answer `protover`.
-BESIDE_PYTHON = Path(sys.executable).with_name("pyrope")
-PYROPE = str(BESIDE_PYTHON) if BESIDE_PYTHON.exists() else shutil.which("pyrope")
-ENGINE = [PYROPE]
+ENGINE = [PYROPE]      # a first line of `xboard` selects this front-end
 needs_pyrope = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -1,0 +1,26 @@
+"""The built executable (bench/build_executable.py makes dist/pyrope): the UCI, CECP, UGI and
+terminal test modules run again against it, in a pytest of their own with PYROPE_COMMAND set."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# One folder (dist/pyrope/pyrope, the default build) or one file (dist/pyrope).
+EXECUTABLE = next((path for path in (ROOT / "dist" / "pyrope" / "pyrope", ROOT / "dist" / "pyrope")
+                   if path.is_file()), None)
+PROTOCOL_MODULES = ["test_protocol.py", "test_uci_engine.py", "test_fuzz_uci.py", "test_xboard.py", "test_ugi.py",
+                    "test_terminal.py", "test_book_play.py", "test_tablebase_play.py"]
+
+
+@pytest.mark.skipif(EXECUTABLE is None, reason="no dist/pyrope: build it with python3 bench/build_executable.py")
+def test_the_protocol_tests_pass_against_the_executable():
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             *(str(ROOT / "tests" / module) for module in PROTOCOL_MODULES)],
+                            env={**os.environ, "PYROPE_COMMAND": str(EXECUTABLE)}, cwd=ROOT,
+                            capture_output=True, text=True, timeout=1800)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
