@@ -19,7 +19,7 @@ MAX_PIECES = 7      # the largest Syzygy tables
 
 @dataclass
 class RootRanking:
-    moves: list[str]        # the moves kept, best first
+    moves: list[str]        # the moves kept
     result: int             # 1 win, 0 draw, -1 loss, for the side to move
 
 
@@ -73,8 +73,9 @@ class TablebasePlayer:
     def rank_root(self, board: Board) -> RootRanking | None:
         """The root moves that keep the tables' best result, or None when the tables do not
         cover the position (too many pieces, castling rights, a table missing or broken)."""
-        pieces = sum(1 for square in board.fen().split()[0] if square.isalpha())
-        if not self.cardinality or pieces > self.cardinality:
+        if not self.cardinality:        # no tables: nothing to count (this runs at every go)
+            return None
+        if sum(1 for square in board.fen().split()[0] if square.isalpha()) > self.cardinality:
             return None
         counter = board.halfmove_clock
         children = {}
@@ -91,22 +92,18 @@ class TablebasePlayer:
         results = {move: outcome(distance, counter, self.rule50) for move, distance in distances.items()}
         best = max(results.values())
         kept = [move for move in distances if results[move] == best]
-        if best > 0:        # win: the fastest progress; lose: resist longest
-            shortest = min(distances[move] for move in kept)
-            kept = [move for move in kept if distances[move] == shortest]
-        elif best < 0:
-            longest = min(distances[move] for move in kept)
-            kept = [move for move in kept if distances[move] == longest]
+        if best:
+            # The least signed distance: of a win the fastest progress, of a loss the longest resistance.
+            target = min(distances[move] for move in kept)
+            kept = [move for move in kept if distances[move] == target]
         return RootRanking(kept, best)
 
     def distance_after(self, child: Board) -> int:
         """Signed plies to the next zeroing move for the side that just moved into `child`
         (positive: it wins), counting that move. A mate is a win in one."""
-        if not child.has_legal_moves():
-            return 1 if child.is_check() else 0
-        if child.halfmove_clock == 0:
-            # The move zeroed the counter: the WDL of the child decides; 1 ply, or 101 when a
-            # cursed result would only come after the fifty-move rule.
+        if child.halfmove_clock == 0 or not child.has_legal_moves():
+            # A mate, a stalemate, or a move that zeroed the counter: the WDL of the child
+            # decides (1 ply, or 101 when a cursed result would only come after the rule).
             return self.wdl_distance(child)
         dtz = -self.tables.probe_dtz(child)
         return dtz + 1 if dtz > 0 else dtz - 1 if dtz < 0 else 0
