@@ -12,10 +12,12 @@ include "search.pxi"
 include "board.pxi"
 include "book.pxi"
 include "syzygy.pxi"
+include "dtm.pxi"
 include "search_api.pxi"
 
 init_bitboards()
 init_syzygy()
+init_dtm()
 init_zobrist()
 init_evaluation()
 init_search_tables()

@@ -474,7 +474,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         pieces = popcount(occupied(p))
         if pieces < w.shared.tb_cardinality or (pieces == w.shared.tb_cardinality
                                                  and depth >= w.shared.tb_probe_depth):
-            wdl = probe_wdl(p, &tb_found)
+            wdl = probe_wdl_any(p, &tb_found)
             if tb_found:
                 w.tbhits += 1
                 draw = 1 if w.shared.tb_rule50 else 0
