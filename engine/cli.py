@@ -87,8 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     book_parser = commands.add_parser(
         "book", help="opening books: build one from PGN, show a position's moves, merge two",
         description="Polyglot opening books: build from PGN games, show a position's book moves, merge.")
+    tb_parser = commands.add_parser(
+        "tb", help="Pyrope's endgame tables (distance to mate): generate, verify, info, probe",
+        description="Make Pyrope's own endgame tables by retrograde analysis, check them against "
+                    "Syzygy, list them, or probe a position.")
     argv = sys.argv[1:] if argv is None else argv
-    # The match runner and the book tools (python-chess, asyncio, tqdm) load only when asked for:
+    # The match runner, the book and table tools (python-chess, asyncio, tqdm) load only when asked for:
     # an engine started by a GUI must answer its first command quickly.
     if argv[:1] == ["match"]:
         from .selfplay import match as tool
@@ -96,8 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     elif argv[:1] == ["book"]:
         from .book import command as tool
         tool.add_arguments(book_parser)
+    elif argv[:1] == ["tb"]:
+        from .dtm import command as tool
+        tool.add_arguments(tb_parser)
     args = parser.parse_args(argv)
-    if args.command in ("match", "book"):
+    if args.command in ("match", "book", "tb"):
         return tool.run(args)
     if args.command == "bench":
         if args.depth < 1 or args.threads < 1 or args.hash < 1:

@@ -146,9 +146,10 @@ def test_uci_and_cecp_options_and_messages(tmp_path):
     assert any(line.startswith(f"info string error: syzygy directory {empty}: no Syzygy tables") for line in uci)
     cecp = subprocess.run([PYROPE], input=f"xboard\nprotover 2\negtpath syzygy {SYZYGY}\negtpath gaviota /x\nquit\n",
                           capture_output=True, text=True, timeout=60).stdout.splitlines()
-    assert any('egt="syzygy"' in line for line in cecp)
+    assert any('egt="syzygy,pyrope"' in line for line in cecp)
     assert f"# Syzygy: 35 WDL and 35 DTZ tables of up to 4 pieces found in {SYZYGY}" in cecp
-    assert any(line.startswith("Error (unsupported tablebase kind 'gaviota'") for line in cecp)
+    assert any(line.startswith("Error (unsupported tablebase kind 'gaviota'; Pyrope reads syzygy and pyrope)")
+               for line in cecp)
 
 
 def test_without_dtz_the_root_keeps_the_moves_that_keep_the_wdl(player, oracle, tmp_path):
@@ -176,7 +177,8 @@ def test_without_dtz_the_root_keeps_the_moves_that_keep_the_wdl(player, oracle, 
 @pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 def test_the_root_shows_the_tables_verdict():
     with chess.engine.SimpleEngine.popen_uci(PYROPE) as engine:
-        engine.configure({"SyzygyPath": str(SYZYGY)})
+        # Syzygy alone (Pyrope's own tables would answer with the mate itself: test_dtm_play.py)
+        engine.configure({"SyzygyPath": str(SYZYGY), "PyropeTBPath": "<empty>"})
         won = engine.analyse(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"), chess.engine.Limit(depth=6))
         lost = engine.analyse(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1"), chess.engine.Limit(depth=6))
         drawn = engine.analyse(chess.Board("8/8/8/4k3/8/2r5/8/KR6 w - - 0 1"), chess.engine.Limit(depth=6))

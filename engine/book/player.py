@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .._core import Board, Book, BookError
+from ..data import shipped
 
-# The book shipped with Pyrope: books/pyrope.bin in the repository, pyrope/books/ when installed.
-DEFAULT_BOOK = Path(__file__).resolve().parents[1] / "books" / "pyrope.bin"
+DEFAULT_BOOK = shipped("books") / "pyrope.bin"     # the book shipped with Pyrope
 DEFAULT_DEPTH = 256         # the last game ply asked; books end long before
 MAX_DEPTH = 1024
 

@@ -7,7 +7,8 @@ of an infinite search is held back until `stop`, and that of a ponder search unt
 strength limit (and not in analysis mode) it searches the Skill's node budget and lines, then lets
 the Skill choose the move. A move played on a clock (wtime/btime or movetime) comes from the opening
 book when the book has one; infinite, mate and searchmoves searches, fixed depth or node searches
-and analysis mode always search. A book result carries the pick under "book".
+and analysis mode always search. A book result carries the pick under "book". In a won or lost
+position that Pyrope's own tables cover, the mating line they give is the answer, without a search.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Callable
 from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, LINES, MAX_ELO, Skill
-from .tablebases import RootRanking, TablebasePlayer, table_score
+from .tablebases import MateLine, RootRanking, TablebasePlayer, table_score
 from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
@@ -85,6 +86,12 @@ class SearchManager:
         return self.tablebases.load(path)
 
     @one_at_a_time
+    def load_own_tablebases(self, path: str) -> list[str]:
+        """Pyrope's own tables from `path` (DEFAULT: the shipped set; '': none), as load_tablebases."""
+        self.finish()
+        return self.tablebases.load_own(path)
+
+    @one_at_a_time
     def clear(self) -> None:
         self.finish()
         self.search.clear()
@@ -106,7 +113,10 @@ class SearchManager:
         self._release.clear()
         self.search.prepare()
         pick = self._book_pick(board, limits)
-        ranking = self.tablebases.rank_root(board)
+        # Pyrope's tables know the shortest mate: at full strength that is the answer, at once.
+        mate = None if skill is not None else self.tablebases.mate_line(board, limits.searchmoves)
+        ranking = self.tablebases.rank_root(board) if mate is None else None
+        faults = self.tablebases.take_faults()     # broken tables met just now: told with the move
         limits = keep_ranked_moves(limits, ranking)
         tables = self.tablebases
         if ranking is not None:     # the root's lines show the tables' verdict
@@ -114,7 +124,10 @@ class SearchManager:
             on_info = lambda infos: report([table_score(info, ranking.result) for info in infos])  # noqa: E731
 
         def run() -> None:
-            if pick is not None and pick.move is not None:
+            if mate is not None:
+                result = mate_result(mate)
+                on_info(result["lines"])
+            elif pick is not None and pick.move is not None:
                 result = book_result(pick)
             else:
                 result = self.search.run(
@@ -126,6 +139,8 @@ class SearchManager:
                 if ranking is not None:
                     result = dict(result, score=table_score(result["score"], ranking.result),
                                   lines=[table_score(line, ranking.result) for line in result["lines"]])
+            if faults:
+                result = dict(result, table_faults=faults)
             if skill is not None and result["lines"]:
                 line = skill.choose(result["lines"], self.rng)
                 result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
@@ -171,6 +186,15 @@ def book_result(pick: BookPick) -> dict:
     pv = [pick.move] + ([pick.ponder] if pick.ponder else [])
     return {"move": pick.move, "ponder": pick.ponder, "score": None, "depth": 0, "seldepth": 0,
             "nodes": 0, "tbhits": 0, "time_ms": 0, "pv": pv, "lines": [], "book": pick}
+
+
+def mate_result(mate: MateLine) -> dict:
+    """The mating line of Pyrope's tables in the shape of a search result and its info line."""
+    line = {"depth": len(mate.pv), "seldepth": len(mate.pv), "multipv": 1, "mate": mate.mate,
+            "nodes": 0, "nps": 0, "hashfull": 0, "tbhits": mate.probes, "time_ms": 0, "pv": mate.pv}
+    return {"move": mate.pv[0], "ponder": mate.pv[1] if len(mate.pv) > 1 else None,
+            "score": {"mate": mate.mate}, "depth": line["depth"], "seldepth": line["seldepth"],
+            "nodes": 0, "tbhits": mate.probes, "time_ms": 0, "pv": mate.pv, "lines": [line]}
 
 
 def keep_ranked_moves(limits: Limits, ranking: RootRanking | None) -> Limits:

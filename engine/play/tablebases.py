@@ -1,4 +1,5 @@
-"""Syzygy tablebases in play: the options, what loading a path found, and the root moves kept.
+"""Endgame tables in play: Syzygy's and Pyrope's own (distance to mate), their options, what
+loading a path found, the root moves kept, and the mating line Pyrope's tables give.
 
 Inside the search the C code probes WDL (see `Search.run`'s tb_* arguments). At the root this
 module ranks every legal move by the tables (DTZ, or WDL where DTZ is missing) and keeps only
@@ -7,20 +8,40 @@ next zeroing move, so the win always progresses under the fifty-move rule; of lo
 that resist longest; of drawn ones, every drawing move, which the search then chooses among.
 With Syzygy50MoveRule on, a win the fifty-move rule spoils (a cursed win) counts as a draw, and
 so does a blessed loss.
+
+Pyrope's own tables (tablebases/, probed by default) serve the search like Syzygy's WDL where
+Syzygy has no table, and at the root give the distance to mate: in a won or lost position the
+engine answers at once with the shortest mate (or the longest resistance) and its whole line.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from .._core import TB_WIN_SCORE, Board, Tablebases, TablebaseError
+from .._core import TB_WIN_SCORE, Board, DtmTables, Tablebases, TablebaseError
+from ..data import shipped
 
 MAX_PIECES = 7      # the largest Syzygy tables
+DEFAULT_DTM_PATH = shipped("tablebases")      # the tables shipped with Pyrope
+DEFAULT = "<default>"       # the option value that names the shipped set
+MAX_MATE_PV = 64            # plies of a mating line shown
 
 
 @dataclass
 class RootRanking:
     moves: list[str]        # the moves kept
     result: int             # 1 win, 0 draw, -1 loss, for the side to move
+
+
+@dataclass
+class MateLine:
+    pv: list[str]           # best play for both sides to the mate (or as far as shown)
+    result: int             # 1: the side to move mates; -1: it is mated
+    plies: int              # plies to the mate
+    probes: int             # table probes made to find the line
+
+    @property
+    def mate(self) -> int:
+        """The UCI mate score: moves to mate, negative when being mated."""
+        return (self.plies + 1) // 2 if self.result > 0 else -(self.plies // 2)
 
 
 def table_score(line: dict, result: int) -> dict:
@@ -42,7 +63,8 @@ def outcome(distance: int, counter: int, rule50: bool) -> int:
 
 
 class TablebasePlayer:
-    """The UCI options SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule and SyzygyProbeLimit."""
+    """The UCI options SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule, SyzygyProbeLimit and
+    PyropeTBPath."""
 
     def __init__(self) -> None:
         self.tables: Tablebases | None = None
@@ -50,6 +72,37 @@ class TablebasePlayer:
         self.probe_depth = 1
         self.rule50 = True
         self.probe_limit = MAX_PIECES
+        self.own: DtmTables | None = None
+        self.own_path = ""
+        self.faults: list[str] = []     # broken tables met in play, not yet told (take_faults)
+        self._told: set[str] = set()
+        self.load_own(DEFAULT)
+
+    def note(self, error: TablebaseError) -> None:
+        """Remember a broken or corrupt table met in play, to be told once; a missing table or a
+        position the tables do not hold is no fault."""
+        message = str(error)
+        if message.startswith(("Pyrope table ", "syzygy table ")) and message not in self._told:
+            self._told.add(message)
+            self.faults.append(message)
+
+    def take_faults(self) -> list[str]:
+        faults, self.faults = self.faults, []
+        return faults
+
+    def load_own(self, path: str) -> list[str]:
+        """Use Pyrope's tables in `path` (directories separated by os.pathsep; DEFAULT for the
+        shipped set; '' for none). Returns what to tell the user, as load() does."""
+        self.own_path = path
+        directories = str(DEFAULT_DTM_PATH) if path == DEFAULT else path
+        self.own = DtmTables(directories) if directories else None
+        if self.own is None:
+            DtmTables("").use_in_search()       # the search probes nothing of ours
+            return []
+        self.own.use_in_search()
+        found = (f"Pyrope tables: {len(self.own)} of up to {self.own.max_pieces} men found in "
+                 f"{directories}")
+        return [*self.own.problems, found]
 
     def load(self, path: str) -> list[str]:
         """Use the tables in `path` (directories separated by os.pathsep; '' for none). Returns
@@ -66,28 +119,88 @@ class TablebasePlayer:
     @property
     def cardinality(self) -> int:
         """Positions with this many pieces or fewer are probed (0: none)."""
-        if self.tables is None:
-            return 0
-        return min(self.probe_limit, self.tables.max_pieces)
+        most = max(self.tables.max_pieces if self.tables is not None else 0,
+                   self.own.max_pieces if self.own is not None else 0)
+        return min(self.probe_limit, most)
+
+    def mate_line(self, board: Board, allowed: list[str] | tuple = ()) -> MateLine | None:
+        """The shortest mate (or, when lost, the longest resistance) by Pyrope's tables, with the
+        whole line; None when they do not cover the position, it is a draw, or a win might meet
+        the fifty-move rule first (the search and Syzygy's DTZ then play it). The first move is
+        one of `allowed` when that is given."""
+        if self.own is None or not self.own.max_pieces or men(board) > min(self.own.max_pieces, self.probe_limit):
+            return None
+        try:
+            result, plies = self.own.probe(board)
+            if result == 0 or (result > 0 and board.halfmove_clock + plies > 100):
+                return None
+            line = []
+            probes = 1
+            position = board.copy()
+            while len(line) < MAX_MATE_PV and position.has_legal_moves():
+                move = self.best_dtm_move(position, allowed if not line else ())
+                probes += len(position.legal_moves())
+                line.append(move)
+                position.push(move)
+        except TablebaseError as error:
+            self.note(error)
+            return None
+        except ValueError:          # none of `allowed` is legal
+            return None
+        return MateLine(line, result, plies, probes)
+
+    def best_dtm_move(self, board: Board, allowed=()) -> str:
+        """The move of best DTM: the quickest win, else a draw, else the slowest loss."""
+        moves = [move for move in board.legal_moves() if not allowed or move in allowed]
+        return max(moves, key=lambda move: self.dtm_worth(board, move))
 
     def rank_root(self, board: Board) -> RootRanking | None:
         """The root moves that keep the tables' best result, or None when the tables do not
-        cover the position (too many pieces, castling rights, a table missing or broken)."""
-        if not self.cardinality:        # no tables: nothing to count (this runs at every go)
+        cover the position (too many pieces, castling rights, a table missing or broken).
+        Syzygy's DTZ ranks first; Pyrope's tables rank by distance to mate where it has none."""
+        if not self.cardinality or men(board) > self.cardinality:   # (this runs at every go)
             return None
-        if sum(1 for square in board.fen().split()[0] if square.isalpha()) > self.cardinality:
+        return self.rank_by_syzygy(board) or self.rank_by_dtm(board)
+
+    def rank_by_dtm(self, board: Board) -> RootRanking | None:
+        if self.own is None:
+            return None
+        try:
+            worths = {move: self.dtm_worth(board, move) for move in board.legal_moves()}
+        except TablebaseError as error:
+            self.note(error)
+            return None
+        if not worths:
+            return None
+        best = max(worths.values())
+        return RootRanking([move for move, worth in worths.items() if worth == best], (best > 0) - (best < 0))
+
+    def dtm_worth(self, board: Board, move: str) -> int:
+        """A move's value by Pyrope's tables, larger is better: quick wins, slow wins, draws,
+        slow losses, quick losses."""
+        child = board.copy()
+        child.push(move)
+        result, plies = self.own.probe(child)
+        return -result * (1000 - plies - 1)
+
+    def rank_by_syzygy(self, board: Board) -> RootRanking | None:
+        if self.tables is None:
             return None
         counter = board.halfmove_clock
         children = {}
         for move in board.legal_moves():
             children[move] = board.copy()
             children[move].push(move)
+        if not children:
+            return None
         try:
             distances = {move: self.distance_after(child) for move, child in children.items()}
-        except TablebaseError:
+        except TablebaseError as error:
+            self.note(error)
             try:        # no DTZ table: WDL alone still tells which moves keep the result
                 distances = {move: self.wdl_distance(child) for move, child in children.items()}
-            except TablebaseError:
+            except TablebaseError as error:
+                self.note(error)
                 return None
         results = {move: outcome(distance, counter, self.rule50) for move, distance in distances.items()}
         best = max(results.values())
@@ -114,3 +227,8 @@ class TablebasePlayer:
         if not child.has_legal_moves():
             return 1 if child.is_check() else 0
         return {2: 1, 1: 101, 0: 0, -1: -101, -2: -1}[-self.tables.probe_wdl(child)]
+
+
+def men(board: Board) -> int:
+    """Men on the board, kings included."""
+    return sum(1 for square in board.fen().split()[0] if square.isalpha())

@@ -15,6 +15,7 @@ from ..book.player import DEFAULT_DEPTH as BOOK_DEPTH, MAX_DEPTH as BOOK_MAX_DEP
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.session import Session
 from ..play.strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
+from ..play.tablebases import DEFAULT as TB_DEFAULT
 from ..play.tablebases import MAX_PIECES as TB_MAX_PIECES
 from ..play.timeman import Limits
 from ..play.wdl import win_draw_loss
@@ -30,7 +31,7 @@ PERFT_MAXIMUM = 12
 BENCH_MAXIMUM = 64
 GO_FLAGS = ("infinite", "ponder")
 BUTTONS = ("Clear Hash",)
-STRING_OPTIONS = ("EvalFile", "BookFile", "SyzygyPath")
+STRING_OPTIONS = ("EvalFile", "BookFile", "SyzygyPath", "PyropeTBPath")
 EMPTY = ("", "<empty>")
 
 
@@ -196,6 +197,7 @@ class UciFrontEnd:
         self.write("option name EvalFile type string default <empty>")
         self.write(f"option name BookFile type string default {book.path or '<empty>'}")
         self.write("option name SyzygyPath type string default <empty>")
+        self.write(f"option name PyropeTBPath type string default {TB_DEFAULT}")
         self.write("uciok")
         if book.problem:
             self.error(f"{book.problem}; playing without a book")
@@ -218,7 +220,9 @@ class UciFrontEnd:
             # A bad file raises BookError naming it; the book in use stays.
             self.manager.book.load(value if value not in EMPTY else "")
         elif canonical == "SyzygyPath":
-            self.load_tablebases(value if value not in EMPTY else "")
+            self.report_tables(self.manager.load_tablebases(value if value not in EMPTY else ""))
+        elif canonical == "PyropeTBPath":
+            self.report_tables(self.manager.load_own_tablebases(value if value not in EMPTY else ""))
         elif canonical in CHECK_OPTIONS:
             self.set_check(canonical, value)
         else:
@@ -272,9 +276,8 @@ class UciFrontEnd:
         elif name == "SyzygyProbeLimit":
             self.manager.tablebases.probe_limit = number
 
-    def load_tablebases(self, path: str) -> None:
-        """Say what the path held: its problems as errors, then the tables found."""
-        messages = self.manager.load_tablebases(path)
+    def report_tables(self, messages: list[str]) -> None:
+        """Say what a tables path held: its problems as errors, then the tables found."""
         for message in messages[:-1]:
             self.error(message)
         for message in messages[-1:]:
@@ -315,6 +318,8 @@ class UciFrontEnd:
         if "book" in result:
             for line in book_report(result["book"]):
                 self.write(f"info string {line}")
+        for fault in result.get("table_faults", ()):
+            self.error(f"{fault}; playing on without that table")
         ponder = f" ponder {result['ponder']}" if result["ponder"] else ""
         self.write(f"bestmove {result['move']}{ponder}")
 

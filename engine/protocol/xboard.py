@@ -50,7 +50,7 @@ OPTIONS = {"multipv": "MultiPV", "moveoverhead": "MoveOverhead", "clearhash": "C
            "ucilimitstrength": "LimitStrength", "ucielo": "Elo", "ownbook": "OwnBook",
            "bookfile": "BookFile", "bookdepth": "BookDepth", "bookvariety": "BookVariety",
            "syzygyprobedepth": "SyzygyProbeDepth", "syzygyprobelimit": "SyzygyProbeLimit",
-           "syzygy50moverule": "Syzygy50MoveRule"}
+           "syzygy50moverule": "Syzygy50MoveRule", "pyropetbpath": "PyropeTBPath"}
 # The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute,
 # dotted when it belongs to a part of the manager).
 SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead"),
@@ -404,6 +404,8 @@ class XboardFrontEnd:
             move = result["move"]
             if "book" in result:
                 self._report_book(result["book"])
+            for fault in result.get("table_faults", ()):
+                self.write(f"# {fault}; playing on without that table")
             written = xboard_move(board, move)
             board.push(move)
             self.write(f"move {written}")
@@ -489,7 +491,7 @@ class XboardFrontEnd:
         self.write("feature done=0")
         self.write(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 playother=1 usermove=1 san=0 '
                    f'time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=1')
-        self.write(f'feature variants="{",".join(VARIANTS)}" memory=1 smp=1 egt="syzygy"')
+        self.write(f'feature variants="{",".join(VARIANTS)}" memory=1 smp=1 egt="syzygy,pyrope"')
         for name, (uci_name, attribute) in SPINS.items():
             spin, current = SPIN_OPTIONS[uci_name], get_setting(self.manager, attribute)
             self.write(f'feature option="{name} -spin {current} {spin.minimum} {spin.maximum}"')
@@ -498,6 +500,7 @@ class XboardFrontEnd:
         self.write('feature option="ClearHash -button"')
         self.write('feature option="EvalFile -file "')
         self.write(f'feature option="BookFile -file {self.manager.book.path}"')
+        self.write(f'feature option="PyropeTBPath -path {self.manager.tablebases.own_path}"')
         self.write("feature done=1")
 
     def new(self, args: list[str]) -> None:
@@ -699,15 +702,20 @@ class XboardFrontEnd:
         self._reconfigure(lambda: self.manager.set_threads(threads))
 
     def egtpath(self, args: list[str]) -> None:
-        """egtpath syzygy PATH: the tables' directories (the problems found are errors; what was
-        found is a comment line, as CECP has no message for it)."""
+        """egtpath syzygy PATH, or egtpath pyrope PATH (Pyrope's own tables; <default> for the
+        shipped set): the problems found are errors; what was found is a comment line, as CECP
+        has no message for it."""
         kind, _, path = " ".join(args).partition(" ")
-        if kind != "syzygy":
-            raise CecpError(f"unsupported tablebase kind {kind!r}; Pyrope reads syzygy")
+        loaders = {"syzygy": self.manager.load_tablebases, "pyrope": self.manager.load_own_tablebases}
+        if kind not in loaders:
+            raise CecpError(f"unsupported tablebase kind {kind!r}; Pyrope reads syzygy and pyrope")
+        self.report_tables(loaders[kind], path.strip(), f"egtpath {' '.join(args)}")
+
+    def report_tables(self, load, path: str, command: str) -> None:
         messages = []
-        self._reconfigure(lambda: messages.extend(self.manager.load_tablebases(path.strip())))
+        self._reconfigure(lambda: messages.extend(load(path)))
         for message in messages[:-1]:
-            self.write(f"Error ({self._reason(message)}): egtpath {' '.join(args)}")
+            self.write(f"Error ({self._reason(message)}): {command}")
         for message in messages[-1:]:
             self.write(f"# {message}")
 
@@ -726,6 +734,8 @@ class XboardFrontEnd:
         elif name == "BookFile":
             # A bad file raises BookError naming it; the book in use stays.
             self.manager.book.load(value)
+        elif name == "PyropeTBPath":
+            self.report_tables(self.manager.load_own_tablebases, value, f"option {' '.join(args)}")
         elif name in CHECKS:
             set_setting(self.manager, CHECKS[name], bool(parse_int(value, name, 0, 1)))
         else:

@@ -1,0 +1,142 @@
+"""`pyrope tb`: make, check, list and probe Pyrope's own endgame tables (distance to mate)."""
+from __future__ import annotations
+
+import argparse
+import os
+import struct
+import sys
+
+from .._core import (Board, DtmTables, FenError, TablebaseError, Tablebases,
+                     dtm_table_name)
+from ..play.tablebases import DEFAULT_DTM_PATH
+from .generate import (SUMMARY_HEADER, TableSummary, all_endings, available_tables, generate_table,
+                       plan, plural, summary_line)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    commands = parser.add_subparsers(dest="tb_command", required=True, metavar="{generate,verify,info,probe}")
+    generate = commands.add_parser(
+        "generate", help="make tables by retrograde analysis",
+        description="Make distance-to-mate tables for endings of up to 5 men, and first any smaller "
+                    "table they need (captures and promotions lead there) that is not yet in --out "
+                    "or the shipped set. Example: pyrope tb generate KRPvK KPvKP --out ~/pyrope-tb")
+    generate.add_argument("endings", nargs="*", help="endings such as KRvK KQvKR KPvKP")
+    generate.add_argument("--men", type=int, choices=(3, 4, 5), help="also every ending of this many men")
+    generate.add_argument("--pawnless", action="store_true", help="with --men: only endings without pawns")
+    generate.add_argument("--out", default=".", help="directory for the tables (default: the current one)")
+    generate.add_argument("--block-size", type=int, default=8192,
+                          help="values per compressed block (smaller: faster probes, larger files)")
+    generate.add_argument("--quiet", action="store_true", help="no progress bars")
+    verify = commands.add_parser(
+        "verify", help="compare every position of tables with Syzygy's win/draw/loss",
+        description="Check that every position of Pyrope's tables has the result Syzygy's WDL tables "
+                    "give (the fifty-move rule aside).")
+    verify.add_argument("endings", nargs="*", help="endings to check (default: every table found)")
+    verify.add_argument("--dir", default=str(DEFAULT_DTM_PATH), help="Pyrope's tables (default: the shipped set)")
+    verify.add_argument("--syzygy", required=True, help="Syzygy directories, separated by os.pathsep")
+    info = commands.add_parser("info", help="list tables with their results and longest mates")
+    info.add_argument("--dir", default=str(DEFAULT_DTM_PATH), help="Pyrope's tables (default: the shipped set)")
+    probe = commands.add_parser("probe", help="a position's result, distance to mate and best moves")
+    probe.add_argument("fen", help="the position (FEN)")
+    probe.add_argument("--dir", default=str(DEFAULT_DTM_PATH), help="Pyrope's tables (default: the shipped set)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return {"generate": run_generate, "verify": run_verify, "info": run_info,
+                "probe": run_probe}[args.tb_command](args)
+    except (TablebaseError, FenError) as error:
+        print(f"pyrope tb {args.tb_command}: {error}", file=sys.stderr)
+        return 1
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    wanted = list(args.endings) + (all_endings(args.men, pawns=not args.pawnless) if args.men else [])
+    if not wanted:
+        print("pyrope tb generate: name endings (KRvK ...) or give --men", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    search_path = [str(DEFAULT_DTM_PATH)]
+    order = plan(wanted, available_tables([args.out, *search_path]))
+    summaries: list[TableSummary] = []
+    print(f"{len(order)} table(s) to make in {args.out}: {' '.join(order)}")
+    print(SUMMARY_HEADER)
+    for name in order:
+        summary = generate_table(name, args.out, search_path, progress=not args.quiet,
+                                 block_size=args.block_size)
+        summaries.append(summary)
+        print(summary_line(summary), flush=True)
+    total = sum(s.seconds for s in summaries)
+    print(f"{len(summaries)} table(s), {sum(s.positions for s in summaries):,} positions, "
+          f"{sum(s.bytes for s in summaries) / 1e6:.1f} MB, {total:.1f} s")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    syzygy = Tablebases(args.syzygy)
+    for problem in syzygy.problems:
+        print(problem, file=sys.stderr)
+    tables = DtmTables(args.dir)
+    names = [dtm_table_name(name) for name in args.endings] or sorted(tables.files, key=lambda n: (len(n), n))
+    failed = 0
+    for name in names:
+        compared, disagreements = tables.compare_with_syzygy(name)
+        verdict = "agrees" if not disagreements else f"DISAGREES ({len(disagreements)}+ positions)"
+        print(f"{name:<8} {compared:>11,} positions {verdict}")
+        for fen, ours, theirs in disagreements:
+            print(f"    {fen}: Pyrope {describe(ours)}, Syzygy WDL {theirs}")
+        failed += bool(disagreements)
+    return 1 if failed else 0
+
+
+def describe(code: int) -> str:
+    if code >= 2:
+        plies = code - 2
+        return f"{'wins' if plies % 2 else 'loses'} in {plies} plies"
+    return "draw"
+
+
+HEADER = struct.Struct("<8sHH16sIQQQQ6QH")
+
+
+def run_info(args: argparse.Namespace) -> int:
+    tables = DtmTables(args.dir)
+    for problem in tables.problems:
+        print(problem, file=sys.stderr)
+    print(f"{'table':<8} {'positions':>11} {'white to move W/D/L':>22} {'black to move W/D/L':>22} {'longest mate':>13} {'size':>9}")
+    for name in sorted(tables.files, key=lambda n: (len(n), n)):
+        path = tables.files[name]
+        with open(path, "rb") as f:
+            fields = HEADER.unpack(f.read(HEADER.size).ljust(HEADER.size, b"\0"))
+        if fields[0] != b"PyropeTB":
+            print(f"{name:<8} {path}: not a Pyrope table")
+            continue
+        wins, draws, losses = fields[9:11], fields[11:13], fields[13:15]
+        sides = [f"{wins[s]:,}/{draws[s]:,}/{losses[s]:,}" for s in (0, 1)]
+        mate = plural((fields[15] + 1) // 2, "move") if fields[15] else "-"
+        print(f"{name:<8} {sum(wins) + sum(draws) + sum(losses):>11,} {sides[0]:>22} {sides[1]:>22} "
+              f"{mate:>13} {os.path.getsize(path) / 1e6:>7.2f}MB")
+    return 0
+
+
+def run_probe(args: argparse.Namespace) -> int:
+    tables = DtmTables(args.dir)
+    board = Board(args.fen)
+    result, plies = tables.probe(board)
+    print(f"{board.fen()}: {verdict(result, plies)}")
+    for move in board.legal_moves():
+        child = board.copy()
+        child.push(move)
+        child_result, child_plies = tables.probe(child)
+        print(f"  {move:<6} {verdict(-child_result, child_plies + 1 if child_result else 0)}")
+    return 0
+
+
+def verdict(result: int, plies: int) -> str:
+    if result > 0:
+        return f"win, mate in {(plies + 1) // 2} ({plies} plies)"
+    if result < 0:
+        return f"loss, mated in {plies // 2} ({plies} plies)" if plies else "checkmated"
+    return "draw"
+
+
