@@ -1,16 +1,21 @@
-"""The `pyrope` command: with no arguments, talk on stdin/stdout in the protocol the first line
-names (uci, xboard, ugi) or, for anything else, with a person at a terminal; subcommands for tools."""
+"""The `pyrope` command: with no subcommand, talk on stdin/stdout in the protocol the first line
+names (uci, xboard, ugi) or, for anything else, with a person at a terminal; subcommands for tools.
+
+This file is the entry: protocol auto-detection, the subcommand table and the top-level handler
+that turns any error into one sentence on stderr (a traceback only with --debug).
+"""
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
+import os
 import sys
 import threading
-import time
 
-from ._core import STARTING_FEN, Board, FenError
-from .play.bench import DEFAULT_DEPTH, run_bench
+from . import __version__, console
 from .play.session import Session
+from .protocol.display import BoardStyle
 from .protocol.uci import ENGINE_NAME, UciFrontEnd
 from .protocol.ugi import UgiFrontEnd
 from .protocol.xboard import XboardFrontEnd
@@ -21,6 +26,33 @@ from .protocol.xboard import XboardFrontEnd
 PROTOCOLS = {"uci": UciFrontEnd, "position": UciFrontEnd, "setoption": UciFrontEnd,
              "ucinewgame": UciFrontEnd, "ugi": UgiFrontEnd, "xboard": XboardFrontEnd}
 
+# The subcommands: name -> (the module with add_arguments(parser) and run(args) -> exit code, the
+# line `pyrope --help` shows). A module is imported only when its command is given: an engine a GUI
+# starts must answer its first command quickly. A new command is one more line here.
+SUBCOMMANDS = {
+    "perft": (".play.perft", "count the positions N plies ahead, per root move (move generator check)"),
+    "bench": (".play.bench", "search fixed positions; print the node count (the search's signature) and speed"),
+    "match": (".selfplay.match", "play engines against each other (UCI or xboard) and report Elo"),
+    "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
+    "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
+}
+
+DESCRIPTION = """\
+Pyrope, a chess engine. Without a command it reads stdin: a first line of uci, xboard or ugi
+selects that protocol (what GUIs send), anything else starts the terminal mode for a person
+(type help there). Point a GUI at the plain `pyrope` command."""
+
+EPILOG = """\
+examples:
+  pyrope                       play at the terminal, or talk to a GUI
+  pyrope --ascii               the same, with the board drawn in letters
+  pyrope perft 6 --divide
+  pyrope bench
+  pyrope match --engine cmd=pyrope --engine cmd=sunfish-uci --tc 10+0.1 --games 20
+  pyrope book build games.pgn -o my.bin
+  pyrope tb generate KRPvK KPvKP --out ~/pyrope-tables
+`pyrope COMMAND --help` describes each command. Exit codes: 0 done (also after quit, the end of
+input, SIGINT or SIGTERM in engine mode), 1 failed, 2 bad arguments, 130 a command interrupted."""
 
 _output_lock = threading.Lock()
 
@@ -32,93 +64,102 @@ def write_line(text: str) -> None:
         sys.stdout.flush()
 
 
-def run_protocol() -> int:
+def run_protocol(ascii_only: bool) -> int:
+    """Talk on stdin/stdout until `quit`, the end of input, SIGINT or SIGTERM; each of these ends
+    the engine the same way (the `quit` command: searches stopped, threads joined) with exit code 0."""
     # A GUI may send any bytes; a line that is not UTF-8 must become an error message, not a crash.
     sys.stdin.reconfigure(errors="replace")
     sys.stdout.reconfigure(errors="replace")
-    if sys.stdin.isatty():
-        write_line(f"{ENGINE_NAME}: type help to play here, or uci, xboard or ugi to speak that protocol.")
-    first = next((line for line in sys.stdin if line.strip()), None)
-    if first is None:
-        return 0
-    front_end = PROTOCOLS.get(first.split()[0])
-    if front_end is None:
-        # Imported only for people: it needs python-chess (SAN), which GUIs should not wait for.
-        from .protocol.terminal import TerminalFrontEnd
-        front_end = TerminalFrontEnd
-    # Commands are read here on the main thread; searches run on the manager's thread.
-    front_end(Session(), write_line).run(itertools.chain([first], sys.stdin))
-    return 0
-
-
-def run_perft(args: argparse.Namespace) -> int:
+    front = None
     try:
-        board = Board(args.fen, chess960=args.chess960)
-    except FenError as error:
-        print(f"pyrope perft: bad --fen: {error}", file=sys.stderr)
-        return 2
-    start = time.perf_counter()
-    nodes = board.perft(args.depth)
-    seconds = time.perf_counter() - start
-    print(f"nodes {nodes}")
-    print(f"seconds {seconds:.3f}")
-    print(f"nps {int(nodes / seconds) if seconds > 0 else 0}")
+        if sys.stdin.isatty():
+            write_line(f"{ENGINE_NAME}: type help to play here, or uci, xboard or ugi to speak that protocol.")
+        first = next((line for line in sys.stdin if line.strip()), None)
+        if first is None:
+            return 0
+        front_end = PROTOCOLS.get(first.split()[0])
+        if front_end is None:
+            # Imported only for people: it needs python-chess (SAN), which GUIs should not wait for.
+            from .protocol.terminal import TerminalFrontEnd
+            front_end = TerminalFrontEnd
+        front = front_end(Session(), write_line)
+        # Symbols and colours for a person; off a terminal `d` stays exactly as GUIs know it.
+        front.board_style = BoardStyle.for_stream(sys.stdout, ascii_only)
+        # Commands are read here on the main thread; searches run on the manager's thread.
+        front.run(itertools.chain([first], sys.stdin))
+    except KeyboardInterrupt:
+        pass        # Ctrl-C, or a GUI's SIGINT/SIGTERM (console.interrupt_on_sigterm): end as `quit` does
+    finally:
+        console.ignore_signals()
+        if front is not None:
+            front.handle("quit")    # no search left running, no thread left behind
     return 0
+
+
+def version() -> str:
+    from importlib import metadata
+    try:
+        return metadata.version("pyrope")
+    except metadata.PackageNotFoundError:      # a built executable carries no package metadata
+        return __version__
+
+
+def make_parser(command: str | None) -> argparse.ArgumentParser:
+    """The whole command line; only `command`'s module is imported to add its arguments."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog="pyrope", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--ascii", action="store_true", help="draw the board in letters, not chess symbols")
+    add_common_options(parser, False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, (module, summary) in SUBCOMMANDS.items():
+        sub = commands.add_parser(name, help=summary, description=summary, formatter_class=formatter)
+        # SUPPRESS: an option not repeated after the command keeps the value given before it.
+        add_common_options(sub, argparse.SUPPRESS)
+        if name == command:
+            tool = importlib.import_module(module, __package__)
+            tool.add_arguments(sub)
+            sub.set_defaults(run=tool.run)
+    return parser
+
+
+def add_common_options(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--debug", action="store_true", default=default,
+                        help="show the Python traceback of an error instead of one sentence")
+    parser.add_argument("--no-progress", action="store_true", default=default,
+                        help="no progress bars (they appear on stderr only when it is a terminal)")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="pyrope", description="Pyrope chess engine. Without a subcommand it reads stdin: a first line of uci, "
-                                   "xboard or ugi selects that protocol, anything else starts the "
-                                   "terminal mode for a person (type help there).")
-    commands = parser.add_subparsers(dest="command")
-    perft = commands.add_parser("perft", help="count the leaf nodes of the legal move tree")
-    perft.add_argument("depth", type=int, help="plies to search (1 or more)")
-    perft.add_argument("--fen", default=STARTING_FEN, help="position (FEN, X-FEN or Shredder-FEN)")
-    perft.add_argument("--chess960", action="store_true", help="Chess960 castling notation")
-    bench = commands.add_parser("bench", help="search fixed positions; print the node count and speed")
-    bench.add_argument("depth", type=int, nargs="?", default=DEFAULT_DEPTH, help="search depth")
-    bench.add_argument("--threads", type=int, default=1, help="search threads")
-    bench.add_argument("--hash", type=int, default=16, help="hash table size in MB")
-    match_parser = commands.add_parser(
-        "match", help="play engines against each other (UCI or xboard) and report Elo",
-        description="Play a match or gauntlet between UCI/xboard engines, with openings, clocks, "
-                    "adjudication, PGN output, Elo with a 95%% interval and an optional SPRT.")
-    book_parser = commands.add_parser(
-        "book", help="opening books: build one from PGN, show a position's moves, merge two",
-        description="Polyglot opening books: build from PGN games, show a position's book moves, merge.")
-    tb_parser = commands.add_parser(
-        "tb", help="Pyrope's endgame tables (distance to mate): generate, verify, info, probe",
-        description="Make Pyrope's own endgame tables by retrograde analysis, check them against "
-                    "Syzygy, list them, or probe a position.")
     argv = sys.argv[1:] if argv is None else argv
-    # The match runner, the book and table tools (python-chess, asyncio, tqdm) load only when asked for:
-    # an engine started by a GUI must answer its first command quickly.
-    if argv[:1] == ["match"]:
-        from .selfplay import match as tool
-        tool.add_arguments(match_parser)
-    elif argv[:1] == ["book"]:
-        from .book import command as tool
-        tool.add_arguments(book_parser)
-    elif argv[:1] == ["tb"]:
-        from .dtm import command as tool
-        tool.add_arguments(tb_parser)
-    args = parser.parse_args(argv)
-    if args.command in ("match", "book", "tb"):
-        return tool.run(args)
-    if args.command == "bench":
-        if args.depth < 1 or args.threads < 1 or args.hash < 1:
-            parser.error("depth, threads and hash must be 1 or more")
-        run_bench(write_line, args.depth, args.threads, args.hash)
-        return 0
-    if args.command == "perft":
-        if args.depth < 1:
-            parser.error("perft depth must be 1 or more")
-        return run_perft(args)
+    # The command is the first word that is not an option (no option before it takes a value).
+    command = next((word for word in argv if not word.startswith("-")), None)
+    args = make_parser(command).parse_args(argv)
+    console.show_progress = not args.no_progress
+    console.interrupt_on_sigterm()
+    name = "pyrope" if args.command is None else f"pyrope {args.command}"
     try:
-        return run_protocol()
-    except KeyboardInterrupt:   # Ctrl-C at the terminal: leave without a traceback
+        if args.command is None:
+            return run_protocol(args.ascii)
+        return args.run(args)
+    except KeyboardInterrupt:
+        console.ignore_signals()
+        print(f"{name}: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output has gone (`pyrope perft 6 --divide | head`): nothing to say to
+        # it; point stdout at nothing so that Python's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as error:
+        if args.debug:
+            raise
+        console.report_error(name, error)
+        return 1
+    finally:
+        # The process is ending: a signal now must not raise into Python's shutdown (atexit
+        # handlers would print a traceback).
+        console.ignore_signals()
 
 
 if __name__ == "__main__":

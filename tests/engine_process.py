@@ -62,3 +62,55 @@ class EngineProcess:
         if self.process.poll() is None:     # a failed test left it running
             self.process.kill()
             self.process.wait()
+
+
+class OnTerminal:
+    """A `pyrope` whose stdout or stderr (`which`) is a pseudo-terminal, as when a person runs it:
+    what it writes there is read as a terminal would receive it. stdin is a pipe."""
+
+    def __init__(self, *args: str, which: str = "stdout", env: dict[str, str] | None = None) -> None:
+        import fcntl
+        import os
+        import pty
+        import struct
+        import termios
+        self.os = os
+        self.master, slave = pty.openpty()
+        # 24 rows of 80 columns, as a terminal window has (a new pseudo-terminal has no size).
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, which: slave}
+        environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+        self.process = subprocess.Popen([PYROPE, *args], stdin=subprocess.PIPE, env={**environment, **(env or {})},
+                                        **streams)
+        os.close(slave)
+        self.seen = b""
+
+    def read_until(self, text: str, timeout: float = 60) -> str:
+        """What the terminal received, up to and including `text`; fails if it never comes."""
+        import select
+        while text.encode() not in self.seen:
+            ready, _, _ = select.select([self.master], [], [], timeout)
+            chunk = self.os.read(self.master, 65536) if ready else b""
+            if not chunk:
+                raise AssertionError(f"{text!r} never reached the terminal; it got: {self.seen[-500:]!r}")
+            self.seen += chunk
+        return self.seen.decode("utf-8", "replace")
+
+    def finish(self, script: str = "") -> tuple[int, str, str]:
+        """Send `script`, close stdin, wait; return the exit code, everything the terminal got and
+        what the other stream (a pipe) got."""
+        if script:
+            self.process.stdin.write(script.encode())
+        self.process.stdin.close()
+        while True:
+            try:
+                chunk = self.os.read(self.master, 65536)
+            except OSError:         # the last writer closed the terminal
+                chunk = b""
+            if not chunk:
+                break
+            self.seen += chunk
+        other = (self.process.stdout or self.process.stderr).read().decode("utf-8", "replace")
+        self.process.wait(timeout=60)
+        self.os.close(self.master)
+        return self.process.returncode, self.seen.decode("utf-8", "replace"), other

@@ -5,9 +5,11 @@ only when the search's behaviour changes. Positions after Stockfish's bench set.
 """
 from __future__ import annotations
 
+import argparse
 import time
 from typing import Callable
 
+from .. import console
 from .._core import Board, Search
 
 DEFAULT_DEPTH = 11
@@ -62,11 +64,13 @@ POSITIONS = [
 
 def run_bench(write: Callable[[str], None], depth: int = DEFAULT_DEPTH, threads: int = 1,
               hash_mb: int = 16) -> int:
-    """Search every position to `depth` with a fresh hash; print and return the node total."""
+    """Search every position to `depth` with a fresh hash; print and return the node total. A
+    progress bar on stderr counts the positions when a person watches."""
     search = Search(threads=threads, hash_mb=hash_mb)
+    write = console.above_progress(write)
     nodes = 0
     elapsed = 0.0
-    for number, fen in enumerate(POSITIONS, 1):
+    for number, fen in enumerate(console.progress(POSITIONS, desc="bench", unit="position", leave=False), 1):
         board = Board(fen)
         search.clear()      # each position starts cold, so the count does not depend on the order
         start = time.perf_counter()     # the clock runs only while searching
@@ -80,3 +84,27 @@ def run_bench(write: Callable[[str], None], depth: int = DEFAULT_DEPTH, threads:
     write(f"Nodes searched  : {nodes}")
     write(f"Nodes/second    : {int(nodes / elapsed) if elapsed > 0 else 0}")
     return nodes
+
+
+DESCRIPTION = f"""\
+Search {len(POSITIONS)} fixed positions to a fixed depth, each with a cleared hash, and print each
+position's best move and nodes, then the total time, nodes and speed. With one thread the node
+count is the search's signature: it changes only when the search's behaviour changes."""
+
+EXAMPLES = """\
+examples:
+  pyrope bench                 depth 11, one thread, 16 MB
+  pyrope bench 13 --threads 2 --hash 64"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description, parser.epilog = DESCRIPTION, EXAMPLES
+    parser.add_argument("depth", type=console.positive_int, nargs="?", default=DEFAULT_DEPTH,
+                        help="search depth (default %(default)s)")
+    parser.add_argument("--threads", type=console.positive_int, default=1, help="search threads (default 1)")
+    parser.add_argument("--hash", type=console.positive_int, default=16, help="hash table in MB (default 16)")
+
+
+def run(args: argparse.Namespace) -> int:
+    run_bench(lambda line: print(line, flush=True), args.depth, args.threads, args.hash)
+    return 0

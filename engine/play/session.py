@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .._core import STARTING_FEN, Board
 from .manager import SearchManager
+from .perft import divide
 
 
 class Session:
@@ -32,4 +33,4 @@ class Session:
         self.board = board
 
     def perft_divide(self, depth: int) -> list[tuple[str, int]]:
-        return self.board.perft_divide(depth)
+        return divide(self.board, depth)     # with a progress bar when a person watches

@@ -19,7 +19,9 @@ from .._core import Board, FenError, IllegalMoveError
 from ..book.player import ranked
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.session import Session
+from ..play.perft import divide
 from ..play.timeman import Limits
+from .display import PLAIN, draw_board
 from .uci import parse_go
 
 DEFAULT_LIMITS = Limits(movetime=5000)
@@ -42,6 +44,7 @@ answers with its move. Commands:
   new            a new game from the start position
   fen <FEN>      set up a position
   d              the board, the side to move, the FEN and the position key
+  ascii [on|off] draw the board in letters (on) or chess symbols (off)
   eval           the static evaluation term by term
   book [on|off]  the opening book's moves here with their weights; on/off: play from it or not
   perft N        count the positions N plies ahead (1 to {MAX_PERFT})
@@ -76,6 +79,8 @@ def white_score(info: dict, white_to_move: bool) -> str:
 
 
 class TerminalFrontEnd:
+    board_style = PLAIN     # how `d` draws the board; the command line sets it for a terminal
+
     def __init__(self, session: Session, write: Callable[[str], None]) -> None:
         self.session = session
         self.manager = session.manager
@@ -101,6 +106,7 @@ class TerminalFrontEnd:
             "new": self.new,
             "fen": self.fen,
             "d": self.draw,
+            "ascii": self.ascii,
             "eval": self.eval,
             "book": self.book,
             "perft": self.perft,
@@ -300,8 +306,15 @@ class TerminalFrontEnd:
     def draw(self, args: list[str]) -> None:
         board = self.session.board
         side = "White" if board.white_to_move else "Black"
-        self.write(f"{board}\n\n{side} to move{', in check' if board.is_check() else ''}\n"
+        self.write(f"{draw_board(board, self.board_style)}\n\n{side} to move{', in check' if board.is_check() else ''}\n"
                    f"FEN: {board.fen()}\nKey: {board.key:016X}")
+
+    def ascii(self, args: list[str]) -> None:
+        if args not in ([], ["on"], ["off"]):
+            raise TerminalError("ascii takes on or off, like: ascii on")
+        # Asked for by name, symbols are drawn even where the terminal was not detected as UTF-8.
+        self.board_style = dataclasses.replace(self.board_style, unicode=args == ["off"])
+        self.write("The board is drawn in " + ("chess symbols." if self.board_style.unicode else "letters."))
 
     def book(self, args: list[str]) -> None:
         book = self.manager.book
@@ -348,7 +361,7 @@ class TerminalFrontEnd:
             raise TerminalError("Pyrope is thinking: type stop first.")
         depth = int(args[0])
         start = time.perf_counter()
-        nodes = self.session.board.perft(depth)
+        nodes = sum(count for _, count in divide(self.session.board, depth))    # divide: a progress bar
         seconds = time.perf_counter() - start
         speed = f", {nodes / seconds / 1e6:.1f} M nodes/s" if seconds > 0 else ""
         self.write(f"perft {depth}: {nodes} nodes ({seconds:.3f} s{speed})")

@@ -19,6 +19,7 @@ from ..play.tablebases import DEFAULT as TB_DEFAULT
 from ..play.tablebases import MAX_PIECES as TB_MAX_PIECES
 from ..play.timeman import Limits
 from ..play.wdl import win_draw_loss
+from .display import PLAIN, draw_board
 
 ENGINE_NAME = f"Pyrope {__version__}"
 ENGINE_AUTHOR = "the Pyrope developers"
@@ -135,6 +136,7 @@ def book_report(pick: BookPick) -> list[str]:
 
 class UciFrontEnd:
     go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
+    board_style = PLAIN                 # how `d` draws the board; the command line sets it for a terminal
 
     def __init__(self, session: Session, write: Callable[[str], None]) -> None:
         self.session = session
@@ -342,4 +344,4 @@ class UciFrontEnd:
 
     def describe(self) -> str:
         board = self.session.board
-        return f"{board}\n\nFen: {board.fen()}\nKey: {board.key:016X}"
+        return f"{draw_board(board, self.board_style)}\n\nFen: {board.fen()}\nKey: {board.key:016X}"

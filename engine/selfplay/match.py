@@ -48,6 +48,8 @@ import chess.engine
 import chess.pgn
 import chess.syzygy
 
+from .. import console
+
 # ---------------------------------------------------------------------------------------------------
 # Statistics
 # ---------------------------------------------------------------------------------------------------
@@ -885,6 +887,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of `pyrope match` to `parser`."""
     parser.description = ("Play engines against each other (the first against each of the others), each "
                           "opening twice with colours swapped, and report score, Elo and optionally an SPRT.")
+    parser.epilog = ("examples:\n"
+                     "  pyrope match --engine cmd=pyrope --engine cmd=sunfish-uci --tc 10+0.1 --games 100 \\\n"
+                     "      --openings balanced-8ply.epd --concurrency 2 --pgn games.pgn\n"
+                     "  pyrope match --engine cmd=pyrope name=new --engine cmd=./old/pyrope name=old \\\n"
+                     "      --each option.Hash=64 option.OwnBook=false --tc 5+0.05 --games 2000 --sprt elo0=0 elo1=10\n"
+                     "  pyrope match --engine cmd=pyrope --engine cmd=fairymax proto=xboard --movetime 0.5")
     engines = parser.add_argument_group("engines")
     engines.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
                          help="an engine: cmd=COMMAND [name=NAME] [proto=uci|xboard] [dir=DIR] "
@@ -979,7 +987,8 @@ def build_match(args: argparse.Namespace) -> Match:
         openings = list(openings)
         random.Random(args.seed).shuffle(openings)
     tasks = schedule(len(engines), args.games + args.games % 2, openings)
-    return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, args.quiet)
+    quiet = args.quiet or not console.show_progress     # --quiet or the command line's --no-progress
+    return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, quiet)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,75 @@
+"""The `pyrope` process's manners towards a person: progress bars on stderr, errors as one
+sentence, SIGTERM treated as Ctrl-C so that both end the process in an orderly way, and the
+argument checks the subcommands share.
+
+Nothing here writes to stdout: stdout belongs to the protocol a GUI parses.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from typing import Callable, Iterable, TypeVar
+
+Item = TypeVar("Item")
+
+# `--no-progress` turns the bars off; without it they show whenever stderr is a terminal.
+show_progress = True
+
+
+def progress(iterable: Iterable[Item] | None = None, **options) -> Iterable[Item]:
+    """A tqdm bar over `iterable` on stderr. tqdm's disable=None hides it when stderr is not a
+    terminal, so a GUI, a pipe or a test sees nothing of it."""
+    from tqdm import tqdm     # loaded only by long commands: an engine a GUI starts must answer quickly
+    tqdm.monitor_interval = 0     # no monitor thread: a bar is updated often enough, and no thread outlives its work
+    return tqdm(iterable, file=sys.stderr, disable=None if show_progress else True, dynamic_ncols=True,
+                **options)
+
+
+def above_progress(write: Callable[[str], None]) -> Callable[[str], None]:
+    """`write` made to lift any bar out of the way first and redraw it after, so that a line on
+    stdout and a bar on stderr sharing one terminal do not garble each other."""
+    from tqdm import tqdm
+
+    def write_above(text: str) -> None:
+        with tqdm.external_write_mode(file=sys.stdout):
+            write(text)
+    return write_above
+
+
+def interrupt_on_sigterm() -> None:
+    """SIGTERM raises KeyboardInterrupt as SIGINT does: one path (stop the search, join the
+    threads, close files) serves a GUI closing the engine and a person pressing Ctrl-C. Without
+    this SIGTERM would kill the process before it could end a running search or a match."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
+def ignore_signals() -> None:
+    """While shutting down, a second Ctrl-C or SIGTERM must not interrupt the shutdown itself
+    (it would leave a traceback and maybe a running thread)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def sentence(error: BaseException) -> str:
+    """An exception as a plain sentence for the user, without Python's decoration."""
+    if isinstance(error, OSError) and error.strerror:
+        text = error.strerror + (f": {error.filename}" if error.filename else "")
+    else:
+        text = str(error) or type(error).__name__
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def report_error(prefix: str, error: BaseException) -> None:
+    print(f"{prefix}: {sentence(error)} (--debug shows where it happened)", file=sys.stderr)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more (argparse turns the error into usage + exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    return value
