@@ -96,19 +96,28 @@ def run_protocol(ascii_only: bool) -> int:
     return 0
 
 
-def version() -> str:
-    from importlib import metadata
-    try:
-        return metadata.version("pyrope")
-    except metadata.PackageNotFoundError:      # a built executable carries no package metadata
-        return __version__
+class ShowVersion(argparse.Action):
+    """--version, from the package metadata. Read only when asked: importing importlib.metadata
+    and reading the metadata would add some 40 ms to every start, and GUIs time the handshake."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib import metadata
+        try:
+            number = metadata.version("pyrope")
+        except metadata.PackageNotFoundError:      # a built executable carries no package metadata
+            number = __version__
+        print(f"pyrope {number}")
+        parser.exit()
 
 
 def make_parser(command: str | None) -> argparse.ArgumentParser:
     """The whole command line; only `command`'s module is imported to add its arguments."""
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog="pyrope", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=ShowVersion)
     parser.add_argument("--ascii", action="store_true", help="draw the board in letters, not chess symbols")
     add_common_options(parser, False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
