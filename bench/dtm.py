@@ -38,7 +38,7 @@ def main() -> None:
         print(SUMMARY_HEADER)
         total = 0.0
         for name in plan(wanted, set()):
-            summary = generate_table(name, out, [], progress=False)
+            summary = generate_table(name, out, [])
             total += summary.seconds
             print(summary_line(summary), flush=True)
         sizes = sum(p.stat().st_size for p in Path(out).glob("*.ptb"))

@@ -222,8 +222,8 @@ def test_directories_without_tables_are_reported(tmp_path):
 
 
 def test_generate_command_makes_what_is_missing_and_summarises(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "pyrope", "tb", "generate", "KRvK", "--out", str(tmp_path),
-                          "--quiet"], capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, "-m", "pyrope", "--no-progress", "tb", "generate", "KRvK", "--out",
+                          str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "1 table(s) to make" in run.stdout
     line = next(line for line in run.stdout.splitlines() if line.startswith("KRvK "))

@@ -6,15 +6,19 @@ import os
 import struct
 import sys
 
-from .._core import (Board, DtmTables, FenError, TablebaseError, Tablebases,
-                     dtm_table_name)
+from .._core import Board, DtmTables, Tablebases, dtm_table_name
 from ..play.tablebases import DEFAULT_DTM_PATH
 from .generate import (SUMMARY_HEADER, TableSummary, all_endings, available_tables, generate_table,
                        plan, plural, summary_line)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    commands = parser.add_subparsers(dest="tb_command", required=True, metavar="{generate,verify,info,probe}")
+    parser.epilog = ("examples:\n"
+                     "  pyrope tb generate KRPvK KPvKP --out ~/pyrope-tables\n"
+                     "  pyrope tb generate --men 4 --out ~/pyrope-tables\n"
+                     "  pyrope tb verify --dir ~/pyrope-tables --syzygy ~/syzygy\n"
+                     "  pyrope tb probe '8/8/8/8/8/2k5/8/KBN5 w - - 0 1'")
+    commands = parser.add_subparsers(dest="tb_command", required=True, metavar="ACTION")
     generate = commands.add_parser(
         "generate", help="make tables by retrograde analysis",
         description="Make distance-to-mate tables for endings of up to 5 men, and first any smaller "
@@ -26,7 +30,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--out", default=".", help="directory for the tables (default: the current one)")
     generate.add_argument("--block-size", type=int, default=8192,
                           help="values per compressed block (smaller: faster probes, larger files)")
-    generate.add_argument("--quiet", action="store_true", help="no progress bars")
     verify = commands.add_parser(
         "verify", help="compare every position of tables with Syzygy's win/draw/loss",
         description="Check that every position of Pyrope's tables has the result Syzygy's WDL tables "
@@ -42,12 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return {"generate": run_generate, "verify": run_verify, "info": run_info,
-                "probe": run_probe}[args.tb_command](args)
-    except (TablebaseError, FenError) as error:
-        print(f"pyrope tb {args.tb_command}: {error}", file=sys.stderr)
-        return 1
+    # A bad name, FEN or table raises TablebaseError or FenError: the command line reports it.
+    return {"generate": run_generate, "verify": run_verify, "info": run_info,
+            "probe": run_probe}[args.tb_command](args)
 
 
 def run_generate(args: argparse.Namespace) -> int:
@@ -62,8 +62,7 @@ def run_generate(args: argparse.Namespace) -> int:
     print(f"{len(order)} table(s) to make in {args.out}: {' '.join(order)}")
     print(SUMMARY_HEADER)
     for name in order:
-        summary = generate_table(name, args.out, search_path, progress=not args.quiet,
-                                 block_size=args.block_size)
+        summary = generate_table(name, args.out, search_path, block_size=args.block_size)
         summaries.append(summary)
         print(summary_line(summary), flush=True)
     total = sum(s.seconds for s in summaries)

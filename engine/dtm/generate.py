@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 import time
 from dataclasses import dataclass
 
-from tqdm import tqdm
-
+from .. import console
 from .._core import DTM_EXTENSION, DtmGenerator, DtmTables, dtm_table_name
 
 PIECES = "QRBNP"
@@ -84,18 +82,17 @@ def available_tables(directories: list[str]) -> set[str]:
     return names
 
 
-def generate_table(name: str, out: str, search_path: list[str], progress: bool = True,
-                   block_size: int = 8192) -> TableSummary:
-    """Make one table into `out` (the smaller tables it needs come from out and search_path)."""
+def generate_table(name: str, out: str, search_path: list[str], block_size: int = 8192) -> TableSummary:
+    """Make one table into `out` (the smaller tables it needs come from out and search_path),
+    with progress bars on a terminal (console.progress)."""
     start = time.perf_counter()
     generator = DtmGenerator(name, DtmTables(os.pathsep.join([out, *search_path])))
-    with tqdm(total=generator.entries, desc=f"{generator.name} setup", unit="pos", unit_scale=True,
-              file=sys.stderr, disable=not progress, leave=False) as bar:
+    with console.progress(total=generator.entries, desc=f"{generator.name} setup", unit="pos",
+                          unit_scale=True, leave=False) as bar:
         for first in range(0, generator.entries, INIT_CHUNK):
             generator.initialise(first, first + INIT_CHUNK)
             bar.update(min(INIT_CHUNK, generator.entries - first))
-    with tqdm(desc=f"{generator.name} mate distances", unit=" plies", file=sys.stderr,
-              disable=not progress, leave=False) as bar:
+    with console.progress(desc=f"{generator.name} mate distances", unit=" plies", leave=False) as bar:
         while generator.run_level():
             bar.update(1)
     size = generator.write(os.path.join(out, generator.name + DTM_EXTENSION), block_size)
