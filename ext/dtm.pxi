@@ -1367,7 +1367,7 @@ cdef class DtmGenerator:
         return {"wins": (wins[0], wins[1]), "draws": (draws[0], draws[1]),
                 "losses": (losses[0], losses[1]), "longest_mate_plies": longest}
 
-    def write(self, str path, int block_size=8192):
+    def write(self, str path, int block_size=2048):
         """Compress the table to `path` (written beside it, then renamed into place)."""
         cdef u64 entries = 2 * self.g.layout.size, size = self.g.layout.size
         cdef u64 blocks = (entries + block_size - 1) // block_size, b, i, length, e

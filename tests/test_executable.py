@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXECUTABLE = next((path for path in (ROOT / "dist" / "pyrope" / "pyrope", ROOT / "dist" / "pyrope")
                    if path.is_file()), None)
 PROTOCOL_MODULES = ["test_protocol.py", "test_uci_engine.py", "test_fuzz_uci.py", "test_xboard.py", "test_ugi.py",
-                    "test_terminal.py", "test_book_play.py", "test_tablebase_play.py", "test_cli.py", "test_signals.py"]
+                    "test_terminal.py", "test_book_play.py", "test_tablebase_play.py", "test_dtm_play.py", "test_cli.py",
+                    "test_signals.py"]
 
 
 @pytest.mark.skipif(EXECUTABLE is None, reason="no dist/pyrope: build it with python3 bench/build_executable.py")

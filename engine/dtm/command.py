@@ -8,7 +8,7 @@ import sys
 
 from .._core import Board, DtmTables, Tablebases, dtm_table_name
 from ..play.tablebases import DEFAULT_DTM_PATH
-from .generate import (SUMMARY_HEADER, TableSummary, all_endings, available_tables, generate_table,
+from .generate import (BLOCK_SIZE, SUMMARY_HEADER, TableSummary, all_endings, available_tables, generate_table,
                        plan, plural, summary_line)
 
 
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--men", type=int, choices=(3, 4, 5), help="also every ending of this many men")
     generate.add_argument("--pawnless", action="store_true", help="with --men: only endings without pawns")
     generate.add_argument("--out", default=".", help="directory for the tables (default: the current one)")
-    generate.add_argument("--block-size", type=int, default=8192,
+    generate.add_argument("--block-size", type=int, default=BLOCK_SIZE,
                           help="values per compressed block (smaller: faster probes, larger files)")
     verify = commands.add_parser(
         "verify", help="compare every position of tables with Syzygy's win/draw/loss",
