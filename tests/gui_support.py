@@ -89,13 +89,27 @@ def stop_gui(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def screenshot(display: str, path: Path, window: str = "root") -> None:
-    """Save `window` (an X window id, or the whole screen) as a PNG with ImageMagick's import."""
-    subprocess.run([find_program("import") or "import", "-display", display, "-window", window, str(path)],
-                   check=True, timeout=60)
+def screenshot(display: str, path: Path, window: str = "root", crop: str | None = None) -> None:
+    """Save `window` (an X window id, or the whole screen), cut to `crop` (WxH+X+Y) if given, as a
+    PNG of 256 colours, undithered (a GUI has few colours; the file stays small), with ImageMagick."""
+    subprocess.run([find_program("import") or "import", "-display", display, "-window", window,
+                    *(["-crop", crop] if crop else []), "+dither", "-quantize", "RGB", "-colors", "256",
+                    f"PNG8:{path}"], check=True, timeout=60)
 
 
 def xdotool(display: str, *args: str) -> str:
     result = subprocess.run([find_program("xdotool") or "xdotool", *args], env={**os.environ, "DISPLAY": display},
                             capture_output=True, text=True, timeout=60)
     return result.stdout.strip()
+
+
+def find_window(display: str, name_pattern: str) -> str | None:
+    """The id of a visible window whose title matches `name_pattern` (a regular expression)."""
+    found = xdotool(display, "search", "--onlyvisible", "--name", name_pattern).split()
+    return found[0] if found else None
+
+
+def window_size(display: str, window: str) -> tuple[int, int]:
+    shell = dict(line.split("=", 1) for line in xdotool(display, "getwindowgeometry", "--shell", window).split())
+    return int(shell["WIDTH"]), int(shell["HEIGHT"])
+

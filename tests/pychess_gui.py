@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gui_support import find_program, start_gui, stop_gui, wait_until, xdotool
+from gui_support import find_program, find_window, start_gui, stop_gui, wait_until, xdotool
 
 PROGRAMS = ("Xvfb", "pychess", "xdotool", "fairymax")
 ENGINE_NAME = "Pyrope"
@@ -99,6 +99,13 @@ class PychessGame:
         plies = re.findall(r"GameModel\.run: .*self\.ply=(\d+): applying move", self.log())
         return int(plies[-1]) + 1 if plies else 0
 
+    def engine_thinking(self, depth: int = 8) -> bool:
+        """Pyrope (White) is on move and has reported a search of `depth` or more on this move."""
+        log = self.log()
+        since_last_move = log[log.rfind("applying move"):]
+        depths = re.findall(rf"\('{ENGINE_NAME}'.*DEBUG: info depth (\d+) ", since_last_move)
+        return self.plies_played() % 2 == 0 and max(map(int, depths), default=0) >= depth
+
     def end_reason(self) -> str | None:
         """PyChess's reason for the end of the game (its constant's name, e.g. WON_MATE), None
         while the game goes on."""
@@ -142,8 +149,7 @@ class PychessGame:
         self.config.write_text("[General]\n" + "\n".join(lines) + "\n\n[FICS]\n\n[ICC]\n")
 
     def _window(self, name_pattern: str) -> str | None:
-        found = xdotool(self.display, "search", "--onlyvisible", "--name", name_pattern).split()
-        return found[0] if found else None
+        return find_window(self.display, name_pattern)
 
     def _press_until(self, window: str, keys: str, condition, timeout: float, what: str):
         """Type `keys` until `condition` holds (a key typed while the window is still being set up

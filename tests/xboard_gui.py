@@ -71,6 +71,13 @@ class XboardMatch:
         """Moves the first engine has sent so far (CECP `move X`, as xboard or Polyglot relays it)."""
         return sum(1 for line in self._lines(self.debug_log) if re.match(r"\d+ <first : move ", line))
 
+    def engine_thinking(self, depth: int = 10) -> bool:
+        """Pyrope has shown a search of `depth` or more since its last move (on move or pondering)."""
+        lines = self._lines(self.debug_log)
+        last_move = max((n for n, line in enumerate(lines) if re.match(r"\d+ <first : move ", line)), default=0)
+        depths = [int(m.group(1)) for line in lines[last_move:] if (m := re.match(r"\d+ <first : (\d+) ", line))]
+        return max(depths, default=0) >= depth
+
     @staticmethod
     def _lines(path: Path) -> list[str]:
         return path.read_text(errors="replace").splitlines() if path.exists() else []
