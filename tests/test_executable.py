@@ -1,5 +1,6 @@
 """The built executable (bench/build_executable.py makes dist/pyrope): the UCI, CECP, UGI and
-terminal test modules run again against it, in a pytest of their own with PYROPE_COMMAND set."""
+terminal test modules, and the games in xboard and PyChess, run again against it, in a pytest of
+their own with PYROPE_COMMAND set."""
 from __future__ import annotations
 
 import os
@@ -15,7 +16,7 @@ EXECUTABLE = next((path for path in (ROOT / "dist" / "pyrope" / "pyrope", ROOT /
                    if path.is_file()), None)
 PROTOCOL_MODULES = ["test_protocol.py", "test_uci_engine.py", "test_fuzz_uci.py", "test_xboard.py", "test_ugi.py",
                     "test_terminal.py", "test_book_play.py", "test_tablebase_play.py", "test_dtm_play.py", "test_cli.py",
-                    "test_signals.py"]
+                    "test_signals.py", "test_gui_xboard.py", "test_gui_pychess.py"]   # the GUI games skip without the GUIs
 
 
 @pytest.mark.skipif(EXECUTABLE is None, reason="no dist/pyrope: build it with python3 bench/build_executable.py")
