@@ -10,5 +10,7 @@ import sys
 from pathlib import Path
 
 BESIDE_PYTHON = Path(sys.executable).with_name("pyrope")
-PYROPE = (os.environ.get("PYROPE_COMMAND")
-          or (str(BESIDE_PYTHON) if BESIDE_PYTHON.exists() else shutil.which("pyrope")))
+GIVEN = os.environ.get("PYROPE_COMMAND")
+# A path given relative to here is made absolute: GUIs start engines from folders of their own.
+PYROPE = ((os.path.abspath(GIVEN) if os.sep in GIVEN else GIVEN) if GIVEN
+          else (str(BESIDE_PYTHON) if BESIDE_PYTHON.exists() else shutil.which("pyrope")))
