@@ -703,19 +703,21 @@ class XboardFrontEnd:
 
     def egtpath(self, args: list[str]) -> None:
         """egtpath syzygy PATH, or egtpath pyrope PATH (Pyrope's own tables; <default> for the
-        shipped set): the problems found are errors; what was found is a comment line, as CECP
-        has no message for it."""
+        shipped set). xboard sends its default paths unasked (/EGT/Syzygy), so what a path lacked
+        is a comment, like what was found: CECP has no message for either."""
         kind, _, path = " ".join(args).partition(" ")
         loaders = {"syzygy": self.manager.load_tablebases, "pyrope": self.manager.load_own_tablebases}
         if kind not in loaders:
             raise CecpError(f"unsupported tablebase kind {kind!r}; Pyrope reads syzygy and pyrope")
-        self.report_tables(loaders[kind], path.strip(), f"egtpath {' '.join(args)}")
+        self.report_tables(loaders[kind], path.strip(), None)
 
-    def report_tables(self, load, path: str, command: str) -> None:
+    def report_tables(self, load, path: str, command: str | None) -> None:
+        """Load tables; each problem is an error about `command` (a comment when None), then a
+        comment says what was found."""
         messages = []
         self._reconfigure(lambda: messages.extend(load(path)))
         for message in messages[:-1]:
-            self.write(f"Error ({self._reason(message)}): {command}")
+            self.write(f"Error ({self._reason(message)}): {command}" if command else f"# {message}")
         for message in messages[-1:]:
             self.write(f"# {message}")
 
