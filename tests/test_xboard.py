@@ -137,6 +137,8 @@ def test_options_reach_the_search_manager(talk, tmp_path):
     assert replies == []
     assert (manager.multipv, manager.move_overhead) == (3, 120)
     assert (manager.limit_strength, manager.elo) == (True, 1500)
+    assert talk.send("option UCI_LimitStrength=0", "option UCI_Elo=1700") == []     # the UCI spellings
+    assert (manager.limit_strength, manager.elo) == (False, 1700)
     assert talk.send("option LimitStrength=2") == ["Error (LimitStrength must be between 0 and 1, not 2): "
                                                    "option LimitStrength=2"]
     bad = tmp_path / "weights.txt"

@@ -723,7 +723,8 @@ class XboardFrontEnd:
 
     def option(self, args: list[str]) -> None:
         given, has_value, value = " ".join(args).partition("=")
-        name, value = OPTIONS.get("".join(given.split()).lower()), value.strip()
+        # Spaces and underscores dropped: "Move Overhead" and "UCI_Elo" name MoveOverhead and Elo.
+        name, value = OPTIONS.get("".join(given.split()).replace("_", "").lower()), value.strip()
         if name is None:
             raise CecpError("unknown option")
         if name == "ClearHash":
