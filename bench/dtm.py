@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from pyrope._core import Board, DtmTables, Tablebases
-from pyrope.dtm.generate import SUMMARY_HEADER, all_endings, generate_table, plan, summary_line
+from pyrope.dtm.generate import SUMMARY_HEADER, all_endings, by_size, generate_table, plan, summary_line
 from pyrope.selfplay.endgames import random_endgame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def make_all(out: str, men: int, pawnless: bool) -> None:
 def check_all(out: str, syzygy: str) -> None:
     Tablebases(syzygy)
     tables = DtmTables(out)
-    for name in sorted(tables.files, key=lambda n: (len(n), n)):
+    for name in by_size(tables.files):
         compared, disagreements = tables.compare_with_syzygy(name)
         print(f"{name:<8} {compared:>11,} positions: "
               f"{'agree with Syzygy' if not disagreements else f'{len(disagreements)}+ DISAGREE'}", flush=True)

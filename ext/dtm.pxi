@@ -22,7 +22,7 @@ cdef enum:
     DTM_BROKEN = 1
     DTM_MATED = 2           # code of "checkmated now"; code - DTM_MATED is the plies to mate
     DTM_MAX_CODE = 255
-    DTM_MAX_CHILDREN = 160  # legal moves of up to four men other than... far above any real count
+    DTM_MAX_CHILDREN = 160  # room for every legal move of five men (two queens: well under 100)
     DTM_VERSION = 1
     DTM_HEADER_SIZE = 128
     DTM_NAME_SIZE = 16
@@ -1043,8 +1043,11 @@ cdef int probe_wdl_any(Position* pos, int* success) noexcept nogil:
 # The Python face: sets of table files, the generator, and the file writer.
 
 DTM_EXTENSION = ".ptb"
-DTM_MAX_PIECES = DTM_PIECES
 PIECE_TYPES = {"Q": QUEEN, "R": ROOK, "B": BISHOP, "N": KNIGHT, "P": PAWN}
+# The file header (tablebases/FORMAT.md): magic, version, header size, material name, values per
+# block, entries, blocks, body bytes, body checksum, then wins/draws/losses for white to move and
+# for black, and the longest mate in plies; zero-padded to DTM_HEADER_SIZE.
+DTM_HEADER = struct.Struct("<8sHH16sIQQQQ6QH")
 
 
 def dtm_table_name(str name):
@@ -1207,7 +1210,7 @@ cdef class DtmTables:
     def compare_with_syzygy(self, str name):
         """Check every position of one table against the Syzygy tables loaded by Tablebases:
         the result (win, draw or loss, the fifty-move rule aside) must agree. Returns the number
-        of positions compared and up to ten disagreements as (FEN, ours, Syzygy's WDL)."""
+        of positions compared and up to ten disagreements as (FEN, our result 1/0/-1, Syzygy's WDL)."""
         cdef DtmTable* t = dtm_find(self.tables, name_key(dtm_table_name(name)))
         cdef StateInfo states[TB_PROBE_PLIES + 2]
         cdef Position pos
@@ -1246,7 +1249,7 @@ cdef class DtmTables:
                 compared += 1
                 if ours != (wdl > 0) - (wdl < 0) and found_count < 10:
                     found[found_count] = entry
-                    ours_found[found_count] = v
+                    ours_found[found_count] = ours
                     theirs_found[found_count] = wdl
                     found_count += 1
         if tb.fault != TB_OK:
@@ -1338,10 +1341,6 @@ cdef class DtmGenerator:
                 raise TablebaseError(f"{self.name} needs the table {key_name(self.g.fault.key)}, which is missing")
             raise TablebaseError(self.smaller._fault_message(&self.g.fault, None))
 
-    def value(self, int stm, u64 idx):
-        """The generated value of one entry (DTM_BROKEN, DTM_DRAW or 2 + plies)."""
-        return self.g.value[stm][idx]
-
     def stats(self):
         """Counts per side to move (white first): wins, draws, losses; and the longest mate."""
         cdef u64 i
@@ -1406,12 +1405,10 @@ cdef class DtmGenerator:
         if len(body) - 4 * (blocks + 1) > 0xFFFFFFFF:
             raise TablebaseError(f"{self.name}: too large for 32-bit block offsets")
         stats = self.stats()
-        header = struct.pack("<8sHH16sIQQQQ", bytes(DTM_MAGIC[:8]), DTM_VERSION, DTM_HEADER_SIZE,
-                             self.name.encode(), block_size, entries, blocks, len(body),
-                             fnv1a(body, len(body)))
-        header += struct.pack("<6QH", *stats["wins"], *stats["draws"], *stats["losses"],
-                              stats["longest_mate_plies"])
-        header = header.ljust(DTM_HEADER_SIZE, b"\0")
+        header = DTM_HEADER.pack(bytes(DTM_MAGIC[:8]), DTM_VERSION, DTM_HEADER_SIZE, self.name.encode(),
+                                 block_size, entries, blocks, len(body), fnv1a(body, len(body)),
+                                 *stats["wins"], *stats["draws"], *stats["losses"],
+                                 stats["longest_mate_plies"]).ljust(DTM_HEADER_SIZE, b"\0")
         temporary = path + ".part"
         with open(temporary, "wb") as out:
             out.write(header)

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import struct
 import sys
 
-from .._core import Board, DtmTables, Tablebases, dtm_table_name
+from .._core import DTM_HEADER, Board, DtmTables, Tablebases, dtm_table_name
 from ..play.tablebases import DEFAULT_DTM_PATH
-from .generate import (BLOCK_SIZE, SUMMARY_HEADER, TableSummary, all_endings, available_tables, generate_table,
-                       plan, plural, summary_line)
+from .generate import (BLOCK_SIZE, SUMMARY_HEADER, TableSummary, all_endings, available_tables, by_size,
+                       generate_table, plan, plural, summary_line)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,26 +75,19 @@ def run_verify(args: argparse.Namespace) -> int:
     for problem in syzygy.problems:
         print(problem, file=sys.stderr)
     tables = DtmTables(args.dir)
-    names = [dtm_table_name(name) for name in args.endings] or sorted(tables.files, key=lambda n: (len(n), n))
+    names = [dtm_table_name(name) for name in args.endings] or by_size(tables.files)
     failed = 0
     for name in names:
         compared, disagreements = tables.compare_with_syzygy(name)
         verdict = "agrees" if not disagreements else f"DISAGREES ({len(disagreements)}+ positions)"
         print(f"{name:<8} {compared:>11,} positions {verdict}")
         for fen, ours, theirs in disagreements:
-            print(f"    {fen}: Pyrope {describe(ours)}, Syzygy WDL {theirs}")
+            print(f"    {fen}: Pyrope {RESULTS[ours]}, Syzygy WDL {theirs}")
         failed += bool(disagreements)
     return 1 if failed else 0
 
 
-def describe(code: int) -> str:
-    if code >= 2:
-        plies = code - 2
-        return f"{'wins' if plies % 2 else 'loses'} in {plies} plies"
-    return "draw"
-
-
-HEADER = struct.Struct("<8sHH16sIQQQQ6QH")
+RESULTS = {1: "win", 0: "draw", -1: "loss"}
 
 
 def run_info(args: argparse.Namespace) -> int:
@@ -103,10 +95,10 @@ def run_info(args: argparse.Namespace) -> int:
     for problem in tables.problems:
         print(problem, file=sys.stderr)
     print(f"{'table':<8} {'positions':>11} {'white to move W/D/L':>22} {'black to move W/D/L':>22} {'longest mate':>13} {'size':>9}")
-    for name in sorted(tables.files, key=lambda n: (len(n), n)):
+    for name in by_size(tables.files):
         path = tables.files[name]
         with open(path, "rb") as f:
-            fields = HEADER.unpack(f.read(HEADER.size).ljust(HEADER.size, b"\0"))
+            fields = DTM_HEADER.unpack(f.read(DTM_HEADER.size).ljust(DTM_HEADER.size, b"\0"))
         if fields[0] != b"PyropeTB":
             print(f"{name:<8} {path}: not a Pyrope table")
             continue

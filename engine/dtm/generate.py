@@ -57,7 +57,12 @@ def all_endings(men: int, pawns: bool = True) -> list[str]:
             for black in itertools.combinations_with_replacement(letters, men - 2 - extra):
                 if white or black:
                     names.add(dtm_table_name("K" + "".join(white) + "vK" + "".join(black)))
-    return sorted(names, key=lambda n: (len(n), n))
+    return by_size(names)
+
+
+def by_size(names) -> list[str]:
+    """Endings with fewer men first, then by name."""
+    return sorted(names, key=lambda name: (len(name), name))
 
 
 def plan(wanted: list[str], available: set[str]) -> list[str]:

@@ -72,7 +72,7 @@ class TablebasePlayer:
         self.probe_depth = 1
         self.rule50 = True
         self.probe_limit = MAX_PIECES
-        self.own: DtmTables | None = None
+        self.own = DtmTables("")        # Pyrope's tables: an empty set when none are used
         self.own_path = ""
         self.faults: list[str] = []     # broken tables met in play, not yet told (take_faults)
         self._told: set[str] = set()
@@ -95,11 +95,10 @@ class TablebasePlayer:
         shipped set; '' for none). Returns what to tell the user, as load() does."""
         self.own_path = path
         directories = str(DEFAULT_DTM_PATH) if path == DEFAULT else path
-        self.own = DtmTables(directories) if directories else None
-        if self.own is None:
-            DtmTables("").use_in_search()       # the search probes nothing of ours
-            return []
+        self.own = DtmTables(directories)
         self.own.use_in_search()
+        if not directories:
+            return []
         found = (f"Pyrope tables: {len(self.own)} of up to {self.own.max_pieces} men found in "
                  f"{directories}")
         return [*self.own.problems, found]
@@ -120,7 +119,7 @@ class TablebasePlayer:
     def cardinality(self) -> int:
         """Positions with this many pieces or fewer are probed (0: none)."""
         most = max(self.tables.max_pieces if self.tables is not None else 0,
-                   self.own.max_pieces if self.own is not None else 0)
+                   self.own.max_pieces)
         return min(self.probe_limit, most)
 
     def mate_line(self, board: Board, allowed: list[str] | tuple = ()) -> MateLine | None:
@@ -128,7 +127,7 @@ class TablebasePlayer:
         whole line; None when they do not cover the position, it is a draw, or a win might meet
         the fifty-move rule first (the search and Syzygy's DTZ then play it). The first move is
         one of `allowed` when that is given."""
-        if self.own is None or not self.own.max_pieces or men(board) > min(self.own.max_pieces, self.probe_limit):
+        if men(board) > min(self.own.max_pieces, self.probe_limit):   # (no tables: max_pieces 0)
             return None
         try:
             result, plies = self.own.probe(board)
@@ -163,7 +162,7 @@ class TablebasePlayer:
         return self.rank_by_syzygy(board) or self.rank_by_dtm(board)
 
     def rank_by_dtm(self, board: Board) -> RootRanking | None:
-        if self.own is None:
+        if men(board) > self.own.max_pieces:
             return None
         try:
             worths = {move: self.dtm_worth(board, move) for move in board.legal_moves()}
