@@ -18,7 +18,7 @@ import chess.syzygy
 import pytest
 
 from pyrope._core import Board, DtmGenerator, DtmTables, TablebaseError, Tablebases
-from pyrope.dtm.generate import all_endings, plan, smaller_endings
+from pyrope.dtm.generate import all_endings, generate_table, plan, smaller_endings
 from pyrope.play.tablebases import DEFAULT_DTM_PATH, TablebasePlayer
 from pyrope.selfplay.endgames import random_endgame
 
@@ -141,7 +141,7 @@ def test_every_position_of_the_shipped_tables_has_syzygys_result():
 
 
 @needs_shipped
-def test_shipped_tables_probe_both_colour_orders_and_en_passant(syzygy):
+def test_shipped_tables_probe_both_colour_orders_and_name_a_missing_table(syzygy):
     tables = DtmTables(str(DEFAULT_DTM_PATH))
     rng = random.Random(3)
     for white, black in [("Q", "R"), ("R", "Q"), ("BN", ""), ("", "BN"), ("R", "N"), ("Q", "Q")]:
@@ -150,10 +150,52 @@ def test_shipped_tables_probe_both_colour_orders_and_en_passant(syzygy):
             result, _ = tables.probe(Board(board.fen()))
             wdl = syzygy.probe_wdl(board)
             assert result == (wdl > 0) - (wdl < 0), board.fen()
-    # White just played e2e4 and black's d4 pawn may take en passant; the tables hold KPvK for
-    # the result of that capture (KPvKP itself is not shipped, so the probe must say so).
-    with pytest.raises(TablebaseError, match="no Pyrope table for KPvKP"):
+    with pytest.raises(TablebaseError, match="no Pyrope table for KPvKP"):     # not shipped
         tables.probe(Board("8/8/8/8/3pP3/8/8/K6k b - e3 0 1"))
+
+
+@pytest.fixture(scope="module")
+def pawns_both_sides(tmp_path_factory) -> Path:
+    """KPvKP and the tables its promotions reach (KQvKP ... KNvKP), made on top of the shipped set:
+    the tables whose generation has to resolve en passant."""
+    if not (DEFAULT_DTM_PATH / "KQvK.ptb").exists():
+        pytest.skip("the shipped tables are not installed")
+    out = tmp_path_factory.mktemp("pawns")
+    for name in plan(["KPvKP"], set(DtmTables(str(DEFAULT_DTM_PATH)).files)):
+        generate_table(name, str(out), [str(DEFAULT_DTM_PATH)])
+    return out
+
+
+@needs_syzygy
+def test_tables_with_pawns_on_both_sides_resolve_en_passant(pawns_both_sides, syzygy):
+    Tablebases(str(SYZYGY))
+    made = DtmTables(str(pawns_both_sides))
+    for name in ["KPvKP", "KQvKP"]:
+        compared, disagreements = made.compare_with_syzygy(name)
+        assert compared > 7_000_000 and disagreements == [], name
+    # Positions right after a double step that the other side may take en passant: the probe
+    # weighs the capture against the table's value (which assumes no such right).
+    tables = DtmTables(f"{pawns_both_sides}:{DEFAULT_DTM_PATH}")
+    rng = random.Random(5)
+    checked = 0
+    while checked < 300:
+        board = random_endgame(rng, "P", "P")
+        pawn, enemy = board.pieces(chess.PAWN, chess.WHITE), board.pieces(chess.PAWN, chess.BLACK)
+        mover = rng.choice([chess.WHITE, chess.BLACK])
+        to = rng.choice(range(24, 32)) if mover == chess.WHITE else rng.choice(range(32, 40))
+        step = 8 if mover == chess.WHITE else -8
+        board.remove_piece_at(next(iter(pawn if mover == chess.WHITE else enemy)))
+        if board.piece_at(to) or board.piece_at(to - step) or board.piece_at(to - 2 * step):
+            continue
+        board.set_piece_at(to, chess.Piece(chess.PAWN, mover))
+        board.turn = not mover
+        board.ep_square = to - step
+        if not board.is_valid() or not board.has_legal_en_passant() or board.is_game_over():
+            continue
+        result, _ = tables.probe(Board(board.fen()))
+        wdl = syzygy.probe_wdl(board)
+        assert result == (wdl > 0) - (wdl < 0), board.fen()
+        checked += 1
 
 
 @needs_shipped
