@@ -128,9 +128,22 @@ def test_a_stop_right_after_go_always_ends_the_search(threads):
         assert pyrope.quit() == ""
 
 
-def test_the_top_uci_elo_is_full_strength(engine):
-    # UCI_Elo 2050 lifts the limit: no node budget (the 1,000,000 at the far end of the
-    # calibration), no MultiPV forced on.
+def test_the_limits_node_budget_grows_with_the_time_the_clock_gives(engine):
+    # UCI_Elo 1800 searches 8,000 nodes for the 128 ms of a 3s+0.03s move, more with more time
+    # (as time ** 0.6): under 8,000 with 0.1 s a move, about 53,000 with 3 s.
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1800, "OwnBook": False})
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    fast = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
+    slow = engine.play(board, chess.engine.Limit(time=3), info=chess.engine.INFO_ALL)
+    assert fast.info["nodes"] < 8000 < 20000 < slow.info["nodes"]
+
+
+def test_the_top_uci_elo_searches_one_line_within_a_budget(engine):
+    # UCI_Elo 2050 never errs on purpose (no MultiPV forced on) but is still a node budget: full
+    # strength is UCI_LimitStrength off.
     engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 2050, "OwnBook": False})
     result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
-    assert result.info["nodes"] > 1_000_000 and result.info.get("multipv", 1) == 1
+    assert result.info["nodes"] <= 80_000 and result.info.get("multipv", 1) == 1
+    engine.configure({"UCI_LimitStrength": False})
+    result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
+    assert result.info["nodes"] > 1_000_000

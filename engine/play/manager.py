@@ -4,8 +4,8 @@ It runs each search on a background thread (the Cython search drops the GIL, so 
 reader stays responsive), forwards info lines, and hands the final result to a callback. The result
 of an infinite search is held back until `stop`, and that of a ponder search until `stop` or
 `ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search. With a
-strength limit (and not in analysis mode) it searches the Skill's node budget and lines, then lets
-the Skill choose the move. A move played on a clock (wtime/btime or movetime) comes from the opening
+strength limit (and not in analysis mode) it searches the Skill's node budget for the time the
+clock gives the move, and its lines, then lets the Skill choose the move. A move played on a clock (wtime/btime or movetime) comes from the opening
 book when the book has one; infinite, mate and searchmoves searches, fixed depth or node searches
 and analysis mode always search. A book result carries the pick under "book". In a won or lost
 position that Pyrope's own tables cover, the mating line they give is the answer, without a search.
@@ -20,7 +20,7 @@ from typing import Callable
 
 from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
 from ..book.player import BookPick, BookPlayer
-from .strength import DEFAULT_ELO, LINES, MAX_ELO, Skill
+from .strength import DEFAULT_ELO, Skill
 from .tablebases import MateLine, RootRanking, TablebasePlayer, table_score
 from .timeman import Limits, TimeManager, make_clock
 
@@ -100,14 +100,14 @@ class SearchManager:
     def start(self, board: Board, limits: Limits, on_info: InfoCallback, on_done: DoneCallback) -> None:
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
         self.finish()
-        # At the top of the UCI_Elo range the limit is off: no node budget, one line, no Skill.
-        limited = self.limit_strength and not self.analyse_mode and self.elo < MAX_ELO
+        limited = self.limit_strength and not self.analyse_mode
         skill = Skill(self.elo) if limited else None
         multipv = self.multipv
-        if skill is not None:
-            limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
-            multipv = max(multipv, LINES)
         self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
+        if skill is not None:
+            budget = skill.nodes(clock.plan.max_time if clock is not None else None)
+            limits = dataclasses.replace(limits, nodes=min(limits.nodes or budget, budget))
+            multipv = max(multipv, skill.lines)
         self._infinite = limits.infinite
         board = board.copy()
         self._release.clear()

@@ -5,6 +5,16 @@ and, like Stockfish's Skill Level, chooses among its best few lines with a contr
 towards the worse ones (it errs in proportion to how little the error costs). Both knobs follow one
 Elo value, interpolated in CALIBRATION, whose rows were set by matches against Stockfish's own
 UCI_Elo levels (README, "Strength limit"; bench/strength_calibration.py re-measures them).
+
+The node budget grows with the time the clock gives a move (the time manager's planned time). A
+rating means the same at any control only if the limited engine gains from a slower clock what a
+player of that rating gains. Stockfish's limited levels, our yardstick, pick their move at a fixed
+depth but keep searching until their time is up, and that deeper search fills the hash table their
+next shallow pick reads: with the same node budgets, Pyrope's 1400-1800 settings scored about 150
+Elo less against them at 10s+0.1s than at 3s+0.03s. Each row's budget is set at REFERENCE_MS and
+scales as (planned time / REFERENCE_MS) ** exponent, the exponent fitted per row by those matches:
+proportional to the time at the low levels, none at the top (a fixed 80,000 nodes already
+measured about right at both controls, where full strength was far above its label at 10s+0.1s).
 """
 from __future__ import annotations
 
@@ -14,17 +24,19 @@ import random
 from dataclasses import dataclass
 
 MIN_ELO = 1000
-MAX_ELO = 2050     # full strength, measured against Stockfish's UCI_Elo at 3s+0.03s
+MAX_ELO = 2050
 DEFAULT_ELO = 1600
 LINES = 4               # candidate lines the weakened engine chooses among
 MATE_CP = 100_000       # a mate outranks any material score when comparing lines
+REFERENCE_MS = 128      # the time Pyrope plans for a move at the start of a 3s+0.03s game
 
-# (Elo, nodes per move, weakness 0..128): nodes interpolate geometrically, weakness linearly.
+# (Elo, nodes per move at REFERENCE_MS, weakness 0..128, exponent of the time scaling): nodes
+# interpolate geometrically, weakness and exponent linearly.
 CALIBRATION = [
-    (1000, 30, 115),
-    (1400, 300, 80),
-    (1800, 8000, 35),
-    (2050, 1000000, 0),     # the far end of the interpolation; at MAX_ELO itself the limit is off
+    (1000, 30, 115, 1.0),
+    (1400, 500, 72, 1.0),
+    (1800, 8000, 35, 0.6),
+    (2050, 80000, 0, 0.0),
 ]
 
 
@@ -46,17 +58,33 @@ class Skill:
         low, high = CALIBRATION[i][0], CALIBRATION[i + 1][0]
         return i, (elo - low) / (high - low)
 
-    @property
-    def nodes(self) -> int:
-        """The node budget of one move."""
+    def _linear(self, column: int) -> float:
         i, f = self._position()
-        low, high = CALIBRATION[i][1], CALIBRATION[i + 1][1]
-        return max(1, round(math.exp(math.log(low) + f * (math.log(high) - math.log(low)))))
+        return CALIBRATION[i][column] + f * (CALIBRATION[i + 1][column] - CALIBRATION[i][column])
+
+    def nodes(self, move_ms: int | None = None) -> int:
+        """The node budget of one move for which the clock plans `move_ms` (None: no clock, the
+        budget at REFERENCE_MS)."""
+        i, f = self._position()
+        low, high = math.log(CALIBRATION[i][1]), math.log(CALIBRATION[i + 1][1])
+        budget = math.exp(low + f * (high - low))
+        if move_ms is not None:
+            budget *= (max(move_ms, 1) / REFERENCE_MS) ** self.exponent
+        return max(1, round(budget))
+
+    @property
+    def exponent(self) -> float:
+        """How the node budget follows the time: budget ~ time ** exponent."""
+        return self._linear(3)
 
     @property
     def weakness(self) -> int:
-        i, f = self._position()
-        return round(CALIBRATION[i][2] + f * (CALIBRATION[i + 1][2] - CALIBRATION[i][2]))
+        return round(self._linear(2))
+
+    @property
+    def lines(self) -> int:
+        """Lines to search: the candidates when the Skill errs, else only the best."""
+        return LINES if self.weakness > 0 else 1
 
     def choose(self, lines: list[dict], rng: random.Random) -> dict:
         """The line to play among the search's best-first lines (Stockfish's Skill::pick_best):
