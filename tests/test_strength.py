@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine.play.strength import CALIBRATION, LINES, MAX_ELO, MIN_ELO, REFERENCE_MS, Skill
+from pyrope.play.strength import CALIBRATION, LINES, MAX_ELO, MIN_ELO, REFERENCE_MS, Skill
 
 
 @pytest.mark.parametrize("elo, nodes, weakness, exponent", CALIBRATION)
