@@ -72,8 +72,8 @@ def load(results: Path) -> list[dict]:
 
 
 def current_chunks(results: Path, level: int, tc: str) -> list[dict]:
-    return [chunk for chunk in load(results)
-            if (chunk["level"], chunk["tc"], chunk["setting"]) == (level, tc, setting(level))]
+    wanted = (level, tc, setting(level))
+    return [chunk for chunk in load(results) if (chunk["level"], chunk["tc"], chunk["setting"]) == wanted]
 
 
 def row(level: int, tc: str, chunks: list[dict]) -> str:

@@ -5,9 +5,9 @@ reader stays responsive), forwards info lines, and hands the final result to a c
 of an infinite search is held back until `stop`, and that of a ponder search until `stop` or
 `ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search. With a
 strength limit (and not in analysis mode) it searches the Skill's node budget for the time the
-clock gives the move, and its lines, then lets the Skill choose the move. A move played on a clock (wtime/btime or movetime) comes from the opening
-book when the book has one; infinite, mate and searchmoves searches, fixed depth or node searches
-and analysis mode always search. A book result carries the pick under "book". In a won or lost
+clock gives the move, and its lines, then lets the Skill choose the move. A move played on a clock
+(wtime/btime or movetime) comes from the opening book when the book has one; infinite, mate and
+searchmoves searches, fixed depth or node searches and analysis mode always search. A book result carries the pick under "book". In a won or lost
 position that Pyrope's own tables cover, the mating line they give is the answer, without a search.
 """
 from __future__ import annotations
