@@ -1,7 +1,9 @@
 """Tests of the match runner (engine/selfplay/match.py): statistics with concrete numbers, the parsers of the
 command-line values, the rules of a game, and real mini matches against tests/random_mover.py."""
 import argparse
+import json
 import math
+import random
 import re
 import shlex
 import shutil
@@ -386,6 +388,124 @@ def test_sprt_stops_the_match():
         result = next(results)
         runner.record(task, match.Ending(result, "normal", "checkmate", "x"), chess.pgn.Game())
     assert runner.decision == "H1 accepted" and runner.tallies[0].games < 100
+
+
+# --- resumed matches ------------------------------------------------------------------------------
+
+def cheap_match(tmp_path, *argv):
+    """argv of a fast match between two random movers, journaled to tmp_path/journal.jsonl, PGN in games.pgn."""
+    return ["--engine", *mover(seed=1), "--engine", *mover(seed=2), "--depth", 1, "--maxmoves", 10, "--quiet",
+            "--resume", tmp_path / "journal.jsonl", "--pgn", tmp_path / "games.pgn", *argv]
+
+
+def refusal(capsys, *argv):
+    """Run `pyrope match ARGV`, which must exit with 2; return its stderr."""
+    parser = argparse.ArgumentParser()
+    match.add_arguments(parser)
+    assert match.run(parser.parse_args([str(arg) for arg in argv])) == 2
+    return capsys.readouterr().err
+
+
+def journal_lines(tmp_path):
+    return [json.loads(line) for line in (tmp_path / "journal.jsonl").read_text().splitlines()]
+
+
+def rounds(tmp_path):
+    return [int(game.headers["Round"]) for game in read_games(tmp_path / "games.pgn")]
+
+
+def first_engine_results(games):
+    """(wins, losses, draws) of engine 0 in these journal lines."""
+    draws = sum(game["result"] == "1/2-1/2" for game in games)
+    wins = sum(game["result"] == ("1-0" if game["white"] == 0 else "0-1") for game in games)
+    return wins, len(games) - wins - draws, draws
+
+
+def journal_game(number, score):
+    """A journal line for game `number` of a two-engine match in which engine 0 scored `score` (1, 0.5, 0)."""
+    white = 0 if number % 2 else 1
+    result = "1/2-1/2" if score == 0.5 else "1-0" if (score == 1) == (white == 0) else "0-1"
+    return json.dumps({"game": number, "pairing": 0, "white": white, "black": 1 - white, "result": result,
+                       "kind": "max moves" if score == 0.5 else "checkmate", "fault": None}) + "\n"
+
+
+def test_resume_extends_a_match(tmp_path, capsys):
+    (tmp_path / "two.epd").write_text(EPD)
+    argv = cheap_match(tmp_path, "--openings", tmp_path / "two.epd", "--order", "random")
+    code, first = run_match(capsys, *argv, "--games", 4)
+    assert code == 0 and "Games: 4 of 4 played" in first and "resumed" not in first, first
+    code, second = run_match(capsys, *argv, "--games", 8)
+    assert code == 0, second
+    seed = int(re.search(r"seed (\d+)", first).group(1))
+    assert f"seed {seed}\n" in second                           # no --seed: the journal's
+    assert f"Games resumed from {tmp_path / 'journal.jsonl'}: 4\n" in second
+    assert "Games: 8 of 8 played" in second
+    games = journal_lines(tmp_path)[1:]
+    assert [game["game"] for game in games] == list(range(1, 9))
+    assert score_line(second)[2:] == (*first_engine_results(games), 8)
+    assert rounds(tmp_path) == list(range(1, 9))                 # the second run played games 5 to 8 only
+    openings = match.parse_epd_openings(EPD)
+    random.Random(seed).shuffle(openings)
+    assert [game.headers["FEN"] for game in read_games(tmp_path / "games.pgn")] == \
+        [openings[(number - 1) // 2 % 2].fen() for number in range(1, 9)]
+
+
+def test_resume_refuses_another_match(tmp_path, capsys):
+    argv = cheap_match(tmp_path, "--games", 2, "--order", "random", "--seed", 7)
+    assert run_match(capsys, *argv)[0] == 0
+    journal = (tmp_path / "journal.jsonl").read_bytes()
+    for extra, message in [(["--tc", "5+0.05"], "is the journal of another match (its time control differs): "),
+                           (["--seed", "8", "--maxmoves", "20"], "(its maxmoves, seed differ): "),
+                           (["--resume", tmp_path / "games.pgn"], "games.pgn is not a journal: line 1 ")]:
+        assert message in refusal(capsys, *argv, *extra)
+    assert (tmp_path / "journal.jsonl").read_bytes() == journal and rounds(tmp_path) == [1, 2]
+
+
+def test_resume_gauntlet_keeps_its_game_count(tmp_path, capsys):
+    argv = ["--engine", *mover(), "--engine", *mover("illegal"), "--engine", *mover("crash"), "--depth", 1,
+            "--quiet", "--resume", tmp_path / "journal.jsonl"]
+    assert run_match(capsys, *argv, "--games", 2)[0] == 0
+    assert "(its game count differs)" in refusal(capsys, *argv, "--games", 4)   # task numbers would shift
+
+
+def test_resume_replays_a_game_cut_short(tmp_path, capsys):
+    argv = cheap_match(tmp_path, "--games", 2)
+    assert run_match(capsys, *argv)[0] == 0
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text(journal.read_text()[:-20])               # killed while writing game 2's line
+    (tmp_path / "games.pgn").unlink()
+    code, report = run_match(capsys, *argv)
+    assert code == 0 and "journal.jsonl: 1\n" in report and "Games: 2 of 2 played" in report, report
+    assert rounds(tmp_path) == [2]
+    assert [line.get("game") for line in journal_lines(tmp_path)] == [None, 1, 2]   # the fragment was cut off
+
+
+def test_resume_rebuilds_the_report(tmp_path, capsys):
+    argv = ["--engine", *mover(), "--engine", *mover("illegal"), "--games", 2, "--depth", 1, "--quiet",
+            "--resume", tmp_path / "journal.jsonl"]
+    code, report = run_match(capsys, *argv)
+    assert code == 0 and "illegal: time forfeits: 0, illegal moves: 2" in report
+    code, again = run_match(capsys, *argv)                      # nothing left to play
+    assert code == 0 and again.replace(f"Games resumed from {tmp_path / 'journal.jsonl'}: 2\n", "") == report
+
+
+def test_resume_sprt_pools_the_journal(tmp_path, capsys):
+    argv = cheap_match(tmp_path, "--sprt", "elo0=0", "elo1=100")
+    assert run_match(capsys, *argv, "--games", 2)[0] == 0
+    with open(tmp_path / "journal.jsonl", "a") as journal:     # games 3-6 of an earlier session
+        journal.writelines(journal_game(number, score) for number, score in zip(range(3, 7), (1, 0, 0.5, 1)))
+    code, report = run_match(capsys, *argv, "--games", 8)
+    assert code == 0, report
+    wins, losses, draws = first_engine_results(journal_lines(tmp_path)[1:])
+    assert score_line(report)[2:] == (wins, losses, draws, 8) and rounds(tmp_path) == [1, 2, 7, 8]
+    assert f"SPRT: inconclusive (LLR {match.sprt_llr(wins, losses, draws, 0, 100):.2f}, " in report
+
+    with open(tmp_path / "journal.jsonl", "a") as journal:     # 52 more, 2 of 3 won: H1 before anything is played
+        journal.writelines(journal_game(number, 1 if number % 3 else 0.5) for number in range(9, 61))
+    code, report = run_match(capsys, *argv, "--games", 100)
+    wins, losses, draws = first_engine_results(journal_lines(tmp_path)[1:])
+    assert code == 0 and f"SPRT: H1 accepted (LLR {match.sprt_llr(wins, losses, draws, 0, 100):.2f}, " in report
+    assert "Games: 60 of 100 played" in report and rounds(tmp_path) == [1, 2, 7, 8]
 
 
 @pytest.mark.parametrize("argv, message", [

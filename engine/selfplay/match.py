@@ -23,6 +23,9 @@ Choices worth knowing:
   as python-chess's `outcome(claim_draw=True)` would.
 - Engine faults (time, illegal move, crash, no answer) lose the game; the engine is restarted.
 - --pgn appends, so several runs can collect into one file.
+- --resume FILE journals each finished game (journal.py); the same command run again plays only the
+  games the journal lacks and reports them all. The journal's header fingerprints what defines the
+  games (see `fingerprint`), and a journal begun under other conditions is refused.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ import argparse
 import asyncio
 import collections
 import dataclasses
+import hashlib
 import io
 import logging
 import math
@@ -49,6 +53,7 @@ import chess.pgn
 import chess.syzygy
 
 from .. import console
+from .journal import Journal
 
 # ---------------------------------------------------------------------------------------------------
 # Statistics
@@ -759,9 +764,9 @@ class Match:
 
     def __init__(self, engines: List[EngineSpec], tasks: List[GameTask], rules: Rules, concurrency: int = 1,
                  sprt: Optional[SprtSpec] = None, pgn_path: Optional[str] = None, event: str = "?",
-                 quiet: bool = False):
+                 quiet: bool = False, journal: Optional[Journal] = None):
         self.engines, self.tasks, self.rules, self.concurrency = engines, tasks, rules, concurrency
-        self.sprt, self.pgn_path, self.event, self.quiet = sprt, pgn_path, event, quiet
+        self.sprt, self.pgn_path, self.event, self.quiet, self.journal = sprt, pgn_path, event, quiet, journal
         self.tallies = [Tally(0, opponent) for opponent in range(1, len(engines))]
         self.faults: collections.Counter = collections.Counter()         # (engine index, kind) -> count
         self.terminations: collections.Counter = collections.Counter()   # kind -> count
@@ -771,16 +776,35 @@ class Match:
         self.pending: collections.deque = collections.deque()
         self.progress = None
         self.pgn_file = None
+        self.resumed: Dict[int, dict] = {}                               # task number -> journal record
+        if journal is not None:
+            self.resume(journal)
+
+    def resume(self, journal: Journal) -> None:
+        """Count the games the journal holds (a game journaled twice counts once); the SPRT judges them."""
+        tasks = {task.number: task for task in self.tasks}
+        self.resumed = {record.get("game"): record for record in journal.records}
+        for number, record in self.resumed.items():
+            task = tasks.get(number)
+            if task is None or (task.white, task.black) != (record.get("white"), record.get("black")) \
+                    or not {"result", "kind", "fault"} <= record.keys():
+                raise ValueError(f"{journal.path} holds a game line that does not fit this match's schedule "
+                                 f"(fewer --games than before?): {record}")
+            self.count(task, record["result"], record["kind"], record["fault"])
+        self.decide(self.tallies[0])
 
     async def run(self) -> None:
         from tqdm import tqdm
-        self.pending = collections.deque(self.tasks)
-        self.progress = tqdm(total=len(self.tasks), unit="game", file=sys.stderr, disable=self.quiet,
-                             dynamic_ncols=True, leave=True)
-        if self.pgn_path:
-            self.pgn_file = open(self.pgn_path, "a", encoding="utf-8")
+        self.pending = collections.deque(task for task in self.tasks if task.number not in self.resumed)
+        self.progress = tqdm(total=len(self.tasks), initial=len(self.resumed), unit="game", file=sys.stderr,
+                             disable=self.quiet, dynamic_ncols=True, leave=True)
+        self.progress.set_postfix_str(self.status())
         try:
-            workers = min(self.concurrency, len(self.tasks))
+            if self.journal is not None:
+                self.journal.open()
+            if self.pgn_path:
+                self.pgn_file = open(self.pgn_path, "a", encoding="utf-8")
+            workers = min(self.concurrency, len(self.pending))
             self.workers = [asyncio.ensure_future(self.worker()) for _ in range(workers)]
             for outcome in await asyncio.gather(*self.workers, return_exceptions=True):
                 # EngineStartError has been noted in self.error; cancelled workers were stopped on purpose.
@@ -791,6 +815,8 @@ class Match:
             self.progress.close()
             if self.pgn_file is not None:
                 self.pgn_file.close()
+            if self.journal is not None:
+                self.journal.close()
 
     async def worker(self) -> None:
         processes: Dict[int, EngineProcess] = {}
@@ -818,21 +844,34 @@ class Match:
                 worker.cancel()
 
     def record(self, task: GameTask, ending: Ending, game: chess.pgn.Game) -> None:
-        tally = self.tallies[task.pairing]
-        tally.add(task, ending.result)
-        self.terminations[ending.kind] += 1
-        if ending.fault:
-            self.faults[task.white if ending.loser == chess.WHITE else task.black, ending.kind] += 1
-        if self.pgn_file is not None:
+        """Count a finished game, write it to the PGN file and the journal, check the SPRT."""
+        culprit = (task.white if ending.loser == chess.WHITE else task.black) if ending.fault else None
+        self.count(task, ending.result, ending.kind, culprit)
+        if self.pgn_file is not None:       # before the journal: a game the journal counts is in the PGN
             print(game, file=self.pgn_file, end="\n\n")
             self.pgn_file.flush()
-        if self.sprt is not None and tally.games % 2 == 0:
-            self.decision = sprt_decision(self.llr(tally), sprt_bounds(self.sprt.alpha, self.sprt.beta))
-            if self.decision is not None:
-                self.stop_others()
+        if self.journal is not None:
+            self.journal.append({"game": task.number, "pairing": task.pairing, "white": task.white,
+                                 "black": task.black, "result": ending.result, "kind": ending.kind,
+                                 "fault": culprit})
+        self.decide(self.tallies[task.pairing])
+        if self.decision is not None:
+            self.stop_others()
         if self.progress is not None:
             self.progress.update(1)
             self.progress.set_postfix_str(self.status())
+
+    def count(self, task: GameTask, result: str, kind: str, culprit: Optional[int]) -> None:
+        """Add a game to the tallies; `culprit` is the index of the engine whose fault ended it, if any."""
+        self.tallies[task.pairing].add(task, result)
+        self.terminations[kind] += 1
+        if culprit is not None:
+            self.faults[culprit, kind] += 1
+
+    def decide(self, tally: Tally) -> None:
+        """The SPRT's decision, taken when the pairing has played an even number of games."""
+        if self.sprt is not None and tally.games % 2 == 0:
+            self.decision = sprt_decision(self.llr(tally), sprt_bounds(self.sprt.alpha, self.sprt.beta))
 
     def llr(self, tally: Tally) -> float:
         return sprt_llr(tally.wins, tally.losses, tally.draws, self.sprt.elo0, self.sprt.elo1)
@@ -873,6 +912,8 @@ class Match:
                          f"illegal moves: {self.faults[index, 'illegal move']}, "
                          f"crashes: {self.faults[index, 'engine crash'] + self.faults[index, 'engine stall']}")
         played = sum(self.terminations.values())
+        if self.resumed:
+            lines.append(f"Games resumed from {self.journal.path}: {len(self.resumed)}")
         lines.append(f"Games: {played} of {len(self.tasks)} played")
         counts = ", ".join(f"{kind}: {count}" for kind, count in self.terminations.most_common())
         lines.append(f"Terminations: {counts or 'none'}")
@@ -891,7 +932,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "  pyrope match --engine cmd=pyrope --engine cmd=sunfish-uci --tc 10+0.1 --games 100 \\\n"
                      "      --openings balanced-8ply.epd --concurrency 2 --pgn games.pgn\n"
                      "  pyrope match --engine cmd=pyrope name=new --engine cmd=./old/pyrope name=old \\\n"
-                     "      --each option.Hash=64 option.OwnBook=false --tc 5+0.05 --games 2000 --sprt elo0=0 elo1=10\n"
+                     "      --each option.Hash=64 option.OwnBook=false --tc 5+0.05 --games 2000 --sprt elo0=0 elo1=10 \\\n"
+                     "      --resume new-old.jsonl    # run it again to go on where it stopped\n"
                      "  pyrope match --engine cmd=pyrope --engine cmd=fairymax proto=xboard --movetime 0.5")
     engines = parser.add_argument_group("engines")
     engines.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
@@ -936,8 +978,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop early by SPRT (two engines): elo0=0 elo1=10 alpha=0.05 beta=0.05 "
                              "(the defaults)")
     output.add_argument("--pgn", metavar="FILE", help="append the games to this PGN file")
+    output.add_argument("--resume", metavar="FILE",
+                        help="journal each finished game in FILE; run the same command again to play only the "
+                             "games it lacks (a game cut short is replayed) and report them all. FILE fixes "
+                             "the engines, time control, adjudication, openings (content), order and seed "
+                             "(reused when --seed is not given): other ones are refused. With two engines "
+                             "--games may be raised later to extend the match; with more it is fixed too")
     output.add_argument("--event", default="Pyrope match", help="PGN Event tag")
     output.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def fingerprint(args: argparse.Namespace, engines: List[EngineSpec], rules: Rules, games: int) -> dict:
+    """What a match's games depend on, for its journal: the engines, the conditions of play, the
+    openings (their file's content) in their order, and, with more than two engines, the number of
+    games (with two, schedule() with more games begins with the same tasks: a match can grow)."""
+    openings = None
+    if args.openings:
+        with open(args.openings, "rb") as handle:
+            openings = hashlib.sha256(handle.read()).hexdigest()
+
+    def settings(rule) -> Optional[dict]:
+        return None if rule is None else dataclasses.asdict(rule)
+    return {"engines": [dataclasses.asdict(spec) for spec in engines], "time control": settings(rules.tc),
+            "timemargin": args.timemargin, "timeout": args.timeout, "draw": settings(rules.draw),
+            "resign": settings(rules.resign), "tb": args.tb, "maxmoves": args.maxmoves, "openings": openings,
+            "order": args.order, "seed": args.seed if args.order == "random" else None,
+            "game count": games if len(engines) > 2 else None}
 
 
 def build_match(args: argparse.Namespace) -> Match:
@@ -981,14 +1047,20 @@ def build_match(args: argparse.Namespace) -> Match:
                   tablebase=TablebaseAdjudicator(args.tb) if args.tb else None, maxmoves=args.maxmoves)
 
     openings = load_openings(args.openings) if args.openings else [chess.Board()]
+    journal = Journal(args.resume) if args.resume else None
     if args.order == "random":
+        if args.seed is None and journal is not None:
+            args.seed = journal.header.get("seed")          # a resumed match keeps its order
         if args.seed is None:
             args.seed = random.randrange(2 ** 32)
         openings = list(openings)
         random.Random(args.seed).shuffle(openings)
-    tasks = schedule(len(engines), args.games + args.games % 2, openings)
+    games = args.games + args.games % 2
+    if journal is not None:
+        journal.check(fingerprint(args, engines, rules, games))
+    tasks = schedule(len(engines), games, openings)
     quiet = args.quiet or not console.show_progress     # --quiet or the command line's --no-progress
-    return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, quiet)
+    return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, quiet, journal)
 
 
 def run(args: argparse.Namespace) -> int:
