@@ -981,17 +981,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--resume", metavar="FILE",
                         help="journal each finished game in FILE; run the same command again to play only the "
                              "games it lacks (a game cut short is replayed) and report them all. FILE fixes "
-                             "the engines, time control, adjudication, openings (content), order and seed "
+                             "the engines, time control, adjudication, SPRT bounds, openings (content), order and seed "
                              "(reused when --seed is not given): other ones are refused. With two engines "
                              "--games may be raised later to extend the match; with more it is fixed too")
     output.add_argument("--event", default="Pyrope match", help="PGN Event tag")
     output.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
 
-def fingerprint(args: argparse.Namespace, engines: List[EngineSpec], rules: Rules, games: int) -> dict:
+def fingerprint(args: argparse.Namespace, engines: List[EngineSpec], rules: Rules, sprt: Optional[SprtSpec],
+                games: int) -> dict:
     """What a match's games depend on, for its journal: the engines, the conditions of play, the
     openings (their file's content) in their order, and, with more than two engines, the number of
-    games (with two, schedule() with more games begins with the same tasks: a match can grow)."""
+    games (with two, schedule() with more games begins with the same tasks: a match can grow). The
+    SPRT's bounds too: a test whose hypotheses change on the way is no longer the test it claims."""
     openings = None
     if args.openings:
         with open(args.openings, "rb") as handle:
@@ -1003,7 +1005,7 @@ def fingerprint(args: argparse.Namespace, engines: List[EngineSpec], rules: Rule
             "timemargin": args.timemargin, "timeout": args.timeout, "draw": settings(rules.draw),
             "resign": settings(rules.resign), "tb": args.tb, "maxmoves": args.maxmoves, "openings": openings,
             "order": args.order, "seed": args.seed if args.order == "random" else None,
-            "game count": games if len(engines) > 2 else None}
+            "sprt": settings(sprt), "game count": games if len(engines) > 2 else None}
 
 
 def build_match(args: argparse.Namespace) -> Match:
@@ -1057,7 +1059,7 @@ def build_match(args: argparse.Namespace) -> Match:
         random.Random(args.seed).shuffle(openings)
     games = args.games + args.games % 2
     if journal is not None:
-        journal.check(fingerprint(args, engines, rules, games))
+        journal.check(fingerprint(args, engines, rules, sprt, games))
     tasks = schedule(len(engines), games, openings)
     quiet = args.quiet or not console.show_progress     # --quiet or the command line's --no-progress
     return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, quiet, journal)
