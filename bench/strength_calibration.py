@@ -24,19 +24,32 @@ import subprocess
 from pathlib import Path
 
 from pyrope.play import strength
+from pyrope.play.timeman import Limits, plan_move
 from pyrope.selfplay.match import elo_interval
 
 OPENINGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
 RESULTS = Path(__file__).resolve().parent / "results" / "strength.jsonl"
 STOCKFISH_FLOOR = 1350     # Debian Stockfish 15.1's lowest UCI_Elo
+MOVE_OVERHEAD_MS = 30      # Pyrope's default Move Overhead, which the matches keep
 FAULTS = ("time forfeits", "illegal moves", "crashes")
 
 
-def setting(level: int) -> dict:
+def first_move_ms(tc: str) -> int:
+    """The time Pyrope plans for its first move under `tc` (BASE+INC in seconds)."""
+    base, _, increment = tc.partition("+")
+    clock, inc = round(float(base) * 1000), round(float(increment or 0) * 1000)
+    limits = Limits(wtime=clock, btime=clock, winc=inc, binc=inc)
+    return plan_move(limits, True, MOVE_OVERHEAD_MS).max_time
+
+
+def setting(level: int, tc: str) -> dict:
     """The level's setting in the code the engines will run now (re-read: it may have been edited
-    since this run began, and a chunk must be filed under what it measured)."""
+    since this run began, and a chunk must be filed under what it measured): its row, and the
+    budget of its first move under `tc`, which tells apart settings that differ only in how the
+    budget follows the clock."""
     skill = importlib.reload(strength).Skill(level)
-    return {"nodes": skill.nodes(), "weakness": skill.weakness, "exponent": round(skill.exponent, 4)}
+    return {"nodes": skill.nodes(), "weakness": skill.weakness, "exponent": round(skill.exponent, 4),
+            "budget": skill.nodes(first_move_ms(tc))}
 
 
 def play(level: int, tc: str, chunk: int, games: int, concurrency: int, stockfish: str) -> dict:
@@ -61,7 +74,7 @@ def play(level: int, tc: str, chunk: int, games: int, concurrency: int, stockfis
             name, counts = line.split(": ", 1)
             faults[name] = [int(re.search(rf"{kind}: (\d+)", counts).group(1)) for kind in FAULTS]
     wins, losses, draws = map(int, score.groups())
-    return {"level": level, "tc": tc, "chunk": chunk, "setting": setting(level), "opponent": opponent,
+    return {"level": level, "tc": tc, "chunk": chunk, "setting": setting(level, tc), "opponent": opponent,
             "wins": wins, "losses": losses, "draws": draws, "faults": faults}
 
 
@@ -72,7 +85,7 @@ def load(results: Path) -> list[dict]:
 
 
 def current_chunks(results: Path, level: int, tc: str) -> list[dict]:
-    wanted = (level, tc, setting(level))
+    wanted = (level, tc, setting(level, tc))
     return [chunk for chunk in load(results) if (chunk["level"], chunk["tc"], chunk["setting"]) == wanted]
 
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from pyrope.play.strength import CALIBRATION, LINES, MAX_ELO, MIN_ELO, REFERENCE_MS, Skill
+from pyrope.play.strength import CALIBRATION, LINES, MAX_ELO, MIN_ELO, REFERENCE_MS, TIME_CAP_MS, Skill
 
 
 @pytest.mark.parametrize("elo, nodes, weakness, exponent", CALIBRATION)
@@ -23,6 +23,13 @@ def test_budgets_rise_with_the_level_and_with_the_time():
     for elo in levels:
         times = [Skill(elo).nodes(ms) for ms in (10, REFERENCE_MS, 1000, 10000)]
         assert times == sorted(times) and times[0] >= 1
+
+
+def test_the_budget_stops_growing_past_the_time_cap():
+    # 1400 (500 nodes at 128 ms, exponent 1): 3,125 nodes at the 800 ms cap and beyond it.
+    skill = Skill(1400)
+    assert skill.nodes(TIME_CAP_MS // 2) < skill.nodes(TIME_CAP_MS) == 3125
+    assert skill.nodes(2 * TIME_CAP_MS) == skill.nodes(60_000) == 3125
 
 
 def test_levels_out_of_range_take_the_nearest_end():

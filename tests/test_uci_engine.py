@@ -129,13 +129,15 @@ def test_a_stop_right_after_go_always_ends_the_search(threads):
 
 
 def test_the_limits_node_budget_grows_with_the_time_the_clock_gives(engine):
-    # UCI_Elo 1800 searches 8,000 nodes for the 128 ms of a 3s+0.03s move, more with more time
-    # (as time ** 0.6): under 8,000 with 0.1 s a move, about 53,000 with 3 s.
+    # UCI_Elo 1800 searches 11,000 nodes for the 128 ms of a 3s+0.03s move, more with more time
+    # (as time ** 0.35, up to 800 ms): about 10,100 with 0.1 s a move, about 20,900 with 3 s. The
+    # nodes reported are those of the last iteration finished within the budget, so the deeper
+    # search is what shows the larger budget.
     engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1800, "OwnBook": False})
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     fast = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
     slow = engine.play(board, chess.engine.Limit(time=3), info=chess.engine.INFO_ALL)
-    assert fast.info["nodes"] < 8000 < 20000 < slow.info["nodes"]
+    assert fast.info["nodes"] < 11000 and slow.info["depth"] > fast.info["depth"]
 
 
 def test_the_top_uci_elo_searches_one_line_within_a_budget(engine):

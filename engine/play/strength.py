@@ -12,9 +12,10 @@ player of that rating gains. Stockfish's limited levels, our yardstick, pick the
 depth but keep searching until their time is up, and that deeper search fills the hash table their
 next shallow pick reads: with the same node budgets, Pyrope's 1400-1800 settings scored about 150
 Elo less against them at 10s+0.1s than at 3s+0.03s. Each row's budget is set at REFERENCE_MS and
-scales as (planned time / REFERENCE_MS) ** exponent, the exponent fitted per row by those matches:
-proportional to the time at the low levels, none at the top (a fixed 80,000 nodes measured -17
-and +17 Elo against its label at the two controls, where full strength is far above it at 10s+0.1s).
+scales as (planned time / REFERENCE_MS) ** exponent up to TIME_CAP_MS, the exponent fitted per row
+by those matches: proportional to the time at the low levels, 0.35 at 1800, none at the top (a fixed
+80,000 nodes measured -17 and +9 Elo against its label at the two controls, where full strength
+is far above it). Past the cap the yardstick gains little more from time, and neither do we.
 """
 from __future__ import annotations
 
@@ -29,13 +30,18 @@ DEFAULT_ELO = 1600
 LINES = 4               # candidate lines the weakened engine chooses among
 MATE_CP = 100_000       # a mate outranks any material score when comparing lines
 REFERENCE_MS = 128      # the time Pyrope plans for a move at the start of a 3s+0.03s game
+# Beyond this planned time the budget grows no more: 1400 at 60s+0.6s with its budget still growing
+# (10,000-13,000 nodes a move) beat Stockfish's 1400 18-2, so the yardstick's gain from time has
+# run out by then. 800 ms sits above what a 10s+0.1s game plans (431 ms at the start, up to about
+# 800 after 110 moves, as the limited engine's clock fills with increments it does not spend).
+TIME_CAP_MS = 800
 
 # (Elo, nodes per move at REFERENCE_MS, weakness 0..128, exponent of the time scaling): nodes
 # interpolate geometrically, weakness and exponent linearly.
 CALIBRATION = [
     (1000, 30, 115, 1.0),
     (1400, 500, 72, 1.0),
-    (1800, 8000, 35, 0.6),
+    (1800, 11000, 35, 0.35),
     (2050, 80000, 0, 0.0),
 ]
 
@@ -64,12 +70,12 @@ class Skill:
 
     def nodes(self, move_ms: int | None = None) -> int:
         """The node budget of one move for which the clock plans `move_ms` (None: no clock, the
-        budget at REFERENCE_MS)."""
+        budget at REFERENCE_MS; more than TIME_CAP_MS counts as TIME_CAP_MS)."""
         i, f = self._position()
         low, high = math.log(CALIBRATION[i][1]), math.log(CALIBRATION[i + 1][1])
         budget = math.exp(low + f * (high - low))
         if move_ms is not None:
-            budget *= (max(move_ms, 1) / REFERENCE_MS) ** self.exponent
+            budget *= (min(max(move_ms, 1), TIME_CAP_MS) / REFERENCE_MS) ** self.exponent
         return max(1, round(budget))
 
     @property
