@@ -8,7 +8,7 @@ table the README quotes.
 The estimated rating of a setting is the opponent's UCI_Elo plus the measured Elo difference. A
 cell (level, control) is played in chunks of --chunk games, each with its own opening order, and
 each finished chunk is appended to the results file with the setting it measured (the level's node
-budget, weakness and time exponent). A cell pools the chunks of the current setting, and plays only
+budget at 128 ms, weakness, time exponent, and the budget of the first move at that control). A cell pools the chunks of the current setting, and plays only
 the chunks it still lacks: a run killed anywhere loses at most its unfinished chunk, the same
 command finishes the table in a later session, and chunks of a setting since changed are kept in
 the file but no longer counted.
