@@ -8,10 +8,10 @@ table the README quotes.
 The estimated rating of a setting is the opponent's UCI_Elo plus the measured Elo difference. A
 cell (level, control) is played in chunks of --chunk games, each with its own opening order, and
 each finished chunk is appended to the results file with the setting it measured (the level's node
-budget at 128 ms, weakness, time exponent, and the budget of the first move at that control). A cell pools the chunks of the current setting, and plays only
-the chunks it still lacks: a run killed anywhere loses at most its unfinished chunk, the same
-command finishes the table in a later session, and chunks of a setting since changed are kept in
-the file but no longer counted.
+budget at 128 ms, weakness, time exponent, and the budget of the first move at that control). A
+cell pools the chunks of the current setting, and plays only the chunks it still lacks: a run
+killed anywhere loses at most its unfinished chunk, the same command finishes the table in a later
+session, and chunks of a setting since changed are kept in the file but no longer counted.
 """
 from __future__ import annotations
 
@@ -24,22 +24,22 @@ import subprocess
 from pathlib import Path
 
 from pyrope.play import strength
-from pyrope.play.timeman import Limits, plan_move
-from pyrope.selfplay.match import elo_interval
+from pyrope.play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
+from pyrope.selfplay.match import elo_interval, parse_tc
 
 OPENINGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
 RESULTS = Path(__file__).resolve().parent / "results" / "strength.jsonl"
 STOCKFISH_FLOOR = 1350     # Debian Stockfish 15.1's lowest UCI_Elo
-MOVE_OVERHEAD_MS = 30      # Pyrope's default Move Overhead, which the matches keep
 FAULTS = ("time forfeits", "illegal moves", "crashes")
 
 
 def first_move_ms(tc: str) -> int:
-    """The time Pyrope plans for its first move under `tc` (BASE+INC in seconds)."""
-    base, _, increment = tc.partition("+")
-    clock, inc = round(float(base) * 1000), round(float(increment or 0) * 1000)
-    limits = Limits(wtime=clock, btime=clock, winc=inc, binc=inc)
-    return plan_move(limits, True, MOVE_OVERHEAD_MS).max_time
+    """The time Pyrope plans for its first move under `tc` (with its default Move Overhead, which the
+    matches keep)."""
+    control = parse_tc(tc)
+    clock, increment = round(control.base * 1000), round(control.increment * 1000)
+    limits = Limits(wtime=clock, btime=clock, winc=increment, binc=increment, movestogo=control.moves or 0)
+    return plan_move(limits, True, DEFAULT_MOVE_OVERHEAD_MS).max_time
 
 
 def setting(level: int, tc: str) -> dict:

@@ -7,7 +7,8 @@ of an infinite search is held back until `stop`, and that of a ponder search unt
 strength limit (and not in analysis mode) it searches the Skill's node budget for the time the
 clock gives the move, and its lines, then lets the Skill choose the move. A move played on a clock
 (wtime/btime or movetime) comes from the opening book when the book has one; infinite, mate and
-searchmoves searches, fixed depth or node searches and analysis mode always search. A book result carries the pick under "book". In a won or lost
+searchmoves searches, fixed depth or node searches and analysis mode always search. A book result
+carries the pick under "book". In a won or lost
 position that Pyrope's own tables cover, the mating line they give is the answer, without a search.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .._core import Board, Search, default_eval_params, load_eval_params, set_ev
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, Skill
 from .tablebases import MateLine, RootRanking, TablebasePlayer, table_score
-from .timeman import Limits, TimeManager, make_clock
+from .timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
 DoneCallback = Callable[[dict], None]
@@ -44,7 +45,7 @@ class SearchManager:
     def __init__(self) -> None:
         self.search = Search(threads=1, hash_mb=16)
         self.multipv = 1
-        self.move_overhead = 30
+        self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
         self.ponder_allowed = False         # the GUI may ponder: a little more time per move
         self.limit_strength = False
         self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on

@@ -32,8 +32,8 @@ MATE_CP = 100_000       # a mate outranks any material score when comparing line
 REFERENCE_MS = 128      # the time Pyrope plans for a move at the start of a 3s+0.03s game
 # Beyond this planned time the budget grows no more: 1400 at 60s+0.6s with its budget still growing
 # (10,000-13,000 nodes a move) beat Stockfish's 1400 18-2, so the yardstick's gain from time has
-# run out by then. 800 ms sits above what a 10s+0.1s game plans (431 ms at the start, up to about
-# 800 after 110 moves, as the limited engine's clock fills with increments it does not spend).
+# run out by then. 800 ms sits above what a 10s+0.1s game plans (431 ms at the start, 800 only
+# after more than 100 moves, as the limited engine's clock fills with increments it does not spend).
 TIME_CAP_MS = 800
 
 # (Elo, nodes per move at REFERENCE_MS, weakness 0..128, exponent of the time scaling): nodes

@@ -43,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+DEFAULT_MOVE_OVERHEAD_MS = 30   # Move Overhead's default: what a move costs beyond the search
 SAFETY_MS = 20          # pipe and scheduling latency beyond what Move Overhead covers
 MINIMUM_MS = 1          # even with no time left, think a moment and move
 ROOK_CP = 500           # Gerbil's "won" standard: no emergency time at or above a rook up

@@ -17,7 +17,7 @@ from ..play.session import Session
 from ..play.strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
 from ..play.tablebases import DEFAULT as TB_DEFAULT
 from ..play.tablebases import MAX_PIECES as TB_MAX_PIECES
-from ..play.timeman import Limits
+from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits
 from ..play.wdl import win_draw_loss
 from .display import PLAIN, draw_board
 
@@ -51,7 +51,7 @@ SPIN_OPTIONS = {
     "Hash": SpinOption(16, 1, 65536),
     "Threads": SpinOption(1, 1, 256),
     "MultiPV": SpinOption(1, 1, 64),
-    "Move Overhead": SpinOption(30, 0, 5000),
+    "Move Overhead": SpinOption(DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
     "UCI_Elo": SpinOption(DEFAULT_ELO, MIN_ELO, MAX_ELO),
     "BookDepth": SpinOption(BOOK_DEPTH, 0, BOOK_MAX_DEPTH),
     "SyzygyProbeDepth": SpinOption(1, 1, 100),
