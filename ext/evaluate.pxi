@@ -258,14 +258,20 @@ cdef void evaluate_pawns(PawnEntry* e, int us) noexcept nogil:
     e.mg[us] = s.mg
     e.eg[us] = s.eg
 
-cdef PawnEntry* probe_pawns(Position* p, PawnTable* pt) noexcept nogil:
+cdef inline u64 pawn_hash(Position* p) noexcept nogil:
+    """A hash of both sides' pawns whose low bits index tables (this one, the search's pawn
+    correction history)."""
     cdef u64 white = pieces(p, WHITE, PAWN), black = pieces(p, BLACK, PAWN)
     cdef u64 h = (white * 0x9E3779B97F4A7C15ULL) ^ ((black ^ (black >> 31)) * 0xC2B2AE3D27D4EB4FULL)
+    # A product's low bits depend only on the factors' low bits: fold the high half down.
+    return h ^ (h >> 32)
+
+cdef PawnEntry* probe_pawns(Position* p, PawnTable* pt) noexcept nogil:
+    cdef u64 white = pieces(p, WHITE, PAWN), black = pieces(p, BLACK, PAWN)
     cdef PawnEntry* e
     if pt.generation != PARAMS_GENERATION:
         pawn_table_clear(pt)
-    # A product's low bits depend only on the factors' low bits: fold the high half down.
-    e = &pt.entries[(h ^ (h >> 32)) & pt.mask]
+    e = &pt.entries[pawn_hash(p) & pt.mask]
     if e.pawns[WHITE] == white and e.pawns[BLACK] == black:
         return e
     e.pawns[WHITE] = white

@@ -1,6 +1,7 @@
 # Alpha-beta search, entirely in C without the GIL: iterative deepening, principal variation
 # search with aspiration windows, quiescence search, null-move/futility/late-move pruning and
-# reductions, and move ordering by TT move, SEE/MVV-LVA, killers, counter-moves and history.
+# reductions, move ordering by TT move, SEE/MVV-LVA, killers, counter-moves and history, and a
+# static evaluation corrected by what the search has learnt about its errors (correction history).
 # Several workers (Lazy SMP) search the same root and share only the transposition table and
 # the stop flag.
 
@@ -27,6 +28,14 @@ cdef enum:
     MAX_ROOT_PV = 64
     MAX_WORKERS = 256
     HISTORY_MAX = 16384
+    # Correction history (see "correction history" below): entries per side to move, and entry
+    # units per centipawn of correction.
+    PAWN_CORRECTION_SIZE = 16384
+    MATERIAL_CORRECTION_SIZE = 4096
+    CORRECTION_GRAIN = 256
+    # The weakest tablebase win (VALUE_TB_WIN - ply at the deepest ply): every score at or above
+    # it in size is a mate or tablebase result, every evaluation lies below it.
+    VALUE_DECISIVE = VALUE_TB_WIN - MAX_SEARCH_PLY
 
 cdef int LMR_TABLE[64][64]
 
@@ -102,6 +111,8 @@ cdef struct Worker:
     int history[2][64][64]
     int continuation[16][64][16][64]    # [previous piece][its to][piece][to]: follow-up quiets
     Move counters[16][64]
+    short pawn_correction[2][PAWN_CORRECTION_SIZE]          # [side to move][pawn_hash]
+    short material_correction[2][MATERIAL_CORRECTION_SIZE]  # [side to move][material_index]
     Move pv[MAX_SEARCH_PLY + 1][MAX_SEARCH_PLY + 1]
     int pv_length[MAX_SEARCH_PLY + 1]
     void* reporter          # the Python Search object (main worker only), called with the GIL
@@ -311,6 +322,67 @@ cdef void reward_quiet(Worker* w, Move best, Move* tried, int tried_count, int d
             update_continuation(w, ply, tried[i], -bonus)
 
 
+# --- correction history ------------------------------------------------------------------------
+# The static evaluation misjudges some positions the same way again and again: a pawn structure
+# whose weaknesses it over- or underrates, an imbalance such as a rook against two minor pieces.
+# Each worker learns, per side to move, how far the search's result at a node has lain from the
+# static evaluation there, in two tables: one indexed by the pawn structure, one by the non-pawn
+# material. The evaluation the search prunes on (razoring, reverse futility, null move,
+# futility, improving, quiescence's stand pat) is the raw one plus a weighted sum of the two
+# entries (the idea of Stockfish's correction history). The TT keeps the raw evaluation.
+
+cdef inline int material_index(Position* p) noexcept nogil:
+    # The counts of knights, bishops, rooks and queens of both sides, four bits each (at most 10
+    # of a kind, promotions included), hashed by multiplication. The counts are kept up to date
+    # by put_piece/remove_piece already, so this costs eight loads and no change to make/unmake;
+    # a placement key (Stockfish's non-pawn keys) would need a new incremental field. What the
+    # evaluation gets wrong systematically by material is the imbalance itself (the exchange,
+    # two minors against a rook, a queen against rooks), and counts name that exactly; the pawns
+    # are the other table's business.
+    cdef u64 key = 0
+    cdef int pt
+    for pt in range(KNIGHT, QUEEN + 1):
+        key |= (<u64>p.count[make_piece(WHITE, pt)]) << (4 * (pt - KNIGHT))
+        key |= (<u64>p.count[make_piece(BLACK, pt)]) << (16 + 4 * (pt - KNIGHT))
+    return <int>((key * 0x9E3779B97F4A7C15ULL) >> 52)      # 12 bits: MATERIAL_CORRECTION_SIZE
+
+cdef inline int corrected_eval(Worker* w, int raw) noexcept nogil:
+    """raw plus what the search has learnt about the evaluation's error in positions with this
+    pawn structure (weight 1) and this material (weight 1/2): at most 64 + 32 centipawns, and
+    never into the mate and tablebase range."""
+    cdef Position* p = &w.pos
+    cdef int v
+    if raw <= -VALUE_DECISIVE or raw >= VALUE_DECISIVE:
+        return raw      # not an evaluation: left as it is
+    v = raw + (2 * w.pawn_correction[p.side][pawn_hash(p) & (PAWN_CORRECTION_SIZE - 1)]
+               + w.material_correction[p.side][material_index(p)]) // (2 * CORRECTION_GRAIN)
+    if v >= VALUE_DECISIVE:
+        return VALUE_DECISIVE - 1
+    if v <= -VALUE_DECISIVE:
+        return -VALUE_DECISIVE + 1
+    return v
+
+cdef inline void update_correction_entry(short* entry, int bonus) noexcept nogil:
+    # update_history's gravity on 16-bit entries (+-HISTORY_MAX fits): the two tables take 80 KB
+    # per worker rather than 160, so they stay in cache beside the other histories.
+    cdef int e = entry[0]
+    entry[0] = <short>(e + bonus - e * (bonus if bonus > 0 else -bonus) // HISTORY_MAX)
+
+cdef inline void update_correction(Worker* w, int error, int depth) noexcept nogil:
+    # error = search result - corrected evaluation: the tables learn what is left of the error,
+    # so an entry settles where its correction makes the two agree on average. The deeper the
+    # search, the more its result is trusted; the history gravity bounds the entries and lets
+    # old knowledge fade. A bonus moves a pawn entry's correction by at most 16 centipawns.
+    cdef Position* p = &w.pos
+    cdef int bonus = error * depth * (CORRECTION_GRAIN // 32)
+    if bonus > HISTORY_MAX // 4:
+        bonus = HISTORY_MAX // 4
+    elif bonus < -HISTORY_MAX // 4:
+        bonus = -HISTORY_MAX // 4
+    update_correction_entry(&w.pawn_correction[p.side][pawn_hash(p) & (PAWN_CORRECTION_SIZE - 1)], bonus)
+    update_correction_entry(&w.material_correction[p.side][material_index(p)], bonus)
+
+
 # --- the search --------------------------------------------------------------------------------
 
 cdef enum:
@@ -356,6 +428,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef TTEntry entry
     cdef bint found, in_check, pv = beta - alpha > 1
     cdef int n, i, value, best, stand_pat, tt_score = VALUE_NONE, original_alpha = alpha, legal = 0
+    cdef int raw_eval = VALUE_NONE
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     w.pv_length[ply] = ply
     w.nodes += 1
@@ -381,11 +454,12 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
         stand_pat = -VALUE_INFINITE
         n = generate(p, moves, GEN_EVASIONS)
     else:
-        stand_pat = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
+        raw_eval = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
+        stand_pat = corrected_eval(w, raw_eval)
         best = stand_pat
         if best >= beta:
             if not found:
-                tt_store(&w.shared.tt, p.st.key, MOVE_NONE, score_to_tt(best, ply), stand_pat, -1, BOUND_LOWER)
+                tt_store(&w.shared.tt, p.st.key, MOVE_NONE, score_to_tt(best, ply), raw_eval, -1, BOUND_LOWER)
             return best
         if best > alpha:
             alpha = best
@@ -415,8 +489,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
                 if value >= beta:
                     break
                 alpha = value
-    tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply),
-             VALUE_NONE if in_check else stand_pat, -1,
+    tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply), raw_eval, -1,
              BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER))
     return best
 
@@ -431,6 +504,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     cdef int n, i, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
     cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d, move_score
     cdef int extension, singular_beta, pieces, wdl, tb_found, draw, bound, max_value = VALUE_INFINITE
+    cdef int raw_eval = VALUE_NONE     # the evaluation before correction: what the TT keeps
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     cdef Move excluded = w.frames[ply].excluded
     if depth <= 0:
@@ -507,10 +581,11 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         improving = ply >= 2 and w.frames[ply - 2].static_eval != VALUE_NONE \
             and static_eval > w.frames[ply - 2].static_eval
     else:
-        static_eval = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
+        raw_eval = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
+        static_eval = corrected_eval(w, raw_eval)
         w.frames[ply].static_eval = static_eval
         if not found:
-            tt_store(&w.shared.tt, p.st.key, MOVE_NONE, VALUE_NONE, static_eval, -2, BOUND_NONE)
+            tt_store(&w.shared.tt, p.st.key, MOVE_NONE, VALUE_NONE, raw_eval, -2, BOUND_NONE)
         improving = ply >= 2 and w.frames[ply - 2].static_eval != VALUE_NONE \
             and static_eval > w.frames[ply - 2].static_eval
 
@@ -643,8 +718,18 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         return best
     if best > max_value:
         best = max_value
-    tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply), static_eval, depth,
-             BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER))
+    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if pv and best > original_alpha else BOUND_UPPER)
+    tt_store(&w.shared.tt, p.st.key, best_move, score_to_tt(best, ply), raw_eval, depth, bound)
+    # The evaluation's error is learnt where the result says something about it: out of check,
+    # not a mate or tablebase score, not won by a capture or promotion (tactics the evaluation
+    # does not try to see), and a bound only on its own side of the evaluation (a fail high
+    # above it, a fail low below it).
+    if not in_check and -VALUE_DECISIVE < best < VALUE_DECISIVE \
+            and (best_move == MOVE_NONE
+                 or not (is_capture(p, best_move) or move_kind(best_move) == PROMOTION)) \
+            and (bound == BOUND_EXACT or (bound == BOUND_LOWER and best > static_eval)
+                 or (bound == BOUND_UPPER and best < static_eval)):
+        update_correction(w, best - static_eval, depth)
     return best
 
 

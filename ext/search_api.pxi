@@ -127,7 +127,8 @@ cdef class Search:
         return self.hash_mb
 
     def clear(self):
-        """Forget everything learnt: hash table, histories, killers (a new game)."""
+        """Forget everything learnt: hash table, histories (correction history too), killers (a new
+        game)."""
         cdef int i
         with self.running:
             memset(self.shared.tt.slots, 0, self.shared.tt.buckets * BUCKET_SLOTS * sizeof(TTSlot))
@@ -136,6 +137,8 @@ cdef class Search:
                     memset(self.workers[i].history, 0, sizeof(self.workers[i].history))
                     memset(self.workers[i].counters, 0, sizeof(self.workers[i].counters))
                     memset(self.workers[i].continuation, 0, sizeof(self.workers[i].continuation))
+                    memset(self.workers[i].pawn_correction, 0, sizeof(self.workers[i].pawn_correction))
+                    memset(self.workers[i].material_correction, 0, sizeof(self.workers[i].material_correction))
 
     def stop(self):
         atomic_store(&self.shared.stop, 1)

@@ -148,4 +148,7 @@ def test_the_top_uci_elo_searches_one_line_within_a_budget(engine):
     assert result.info["nodes"] <= 80_000 and result.info.get("multipv", 1) == 1
     engine.configure({"UCI_LimitStrength": False})
     result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
-    assert result.info["nodes"] > 1_000_000
+    # The nodes reported are those of the last iteration finished within the 1,500,000, which
+    # may end anywhere from a third of them on (an iteration costs up to about three times the
+    # one before): far above the budget either way.
+    assert result.info["nodes"] > 400_000
