@@ -441,8 +441,10 @@ cdef class MillCore:
         return result
 
     def push(self, int frm, int to, uint32_t removed):
-        """Play a turn from moves(); the caller has checked legality."""
+        """Play a turn from moves(); ValueError (and nothing changes) for any other."""
         cdef Move m
+        if (frm, to, removed) not in self.moves():
+            raise ValueError(f"({frm}, {to}, {removed:#x}) is not a legal turn here.")
         self.grow(self.n + 2)
         m.frm = <int8_t>frm
         m.to = <int8_t>to
