@@ -176,6 +176,17 @@ def test_removal_respects_mills_unless_all_stones_are_in_mills():
     assert len([m for m in always.legal_moves() if m.startswith("g1")]) == 4
 
 
+def test_second_removal_sees_the_first():
+    # g1 closes two mills under MayRemoveMultiple: e4 is black's only stone outside a mill, so it
+    # goes first; then the b6-d6-f6 mill is all that is left and any of it may go. Printed
+    # alphabetically (b6 before e4) would be illegal, so the legal order is printed.
+    board = MillBoard("..O/@@@/.../...@.O/.../.../OO. w 4 4 0 0 9", Variant="nine", MayRemoveMultiple=True)
+    assert sorted(m for m in board.legal_moves() if m.startswith("g1")) == ["g1xe4xb6", "g1xe4xd6", "g1xe4xf6"]
+    with pytest.raises(ValueError, match="in a mill"):
+        board.push("g1xb6xe4")
+    assert board.push("g1 xe4 xd6") == "g1xe4xd6"
+
+
 def test_flying_with_three_stones():
     fen = "O../.@./.../@...@./.../.O./O.@ w 0 0 0 0 40"
     board = MillBoard(fen)
@@ -316,7 +327,7 @@ def one_sentence(error: ValueError) -> bool:
 @pytest.mark.parametrize("variant,options", [
     ("chinese", {}), ("nine", {"PiecesCount": 11}), ("nine", {"FlyPieceCount": 5}), ("nine", {"BoardFullAction": 2}),
     ("nine", {"StalemateAction": 7}), ("nine", {"NMoveRule": -1}), ("nine", {"EndgameNMoveRule": "x"}),
-    ("nine", {"MayFly": "maybe"}), ("nine", {"Colour": 1}),
+    ("nine", {"MayFly": "maybe"}), ("nine", {"Colour": 1}), ("nine", {"Variant": "chinese"}),
 ])
 def test_bad_rules(variant, options):
     with pytest.raises(ValueError) as info:
@@ -330,7 +341,7 @@ def test_options_as_uci_strings():
 
 
 @pytest.mark.parametrize("fen,token", [
-    (None, "h9"), (None, "d6-"), (None, "d6-d5"), (None, "xd6"), (None, "d6xd5"), (None, ""),
+    (None, "h9"), (None, "d4"), (None, "d6-"), (None, "d6-d5-d4"), (None, "d6 d5"), (None, "d6-d5"), (None, "xd6"), (None, "d6xd5"), (None, ""),
     ("..O/.../.@./.@...O/.@./.../OO. w 5 5 0 0 9", "g1"),            # missing removal
     ("..O/.../.@./.@...O/.@./.../OO. w 5 5 0 0 9", "g1xb4xc5"),      # extra removal
     ("..O/.../.@./.@...O/.@./.../OO. w 5 5 0 0 9", "g1xa1"),         # takes own / empty

@@ -33,6 +33,7 @@ class MillRules:
     @classmethod
     def from_options(cls, variant: str = "nine", **options) -> "MillRules":
         """The preset `variant` with `options` (Sanmill names, bools/ints or their UCI strings) applied."""
+        variant = options.pop("Variant", variant)   # Sanmill's option name for the preset
         key = str(variant).strip().lower()
         if key not in VARIANTS:
             raise ValueError(f"Unknown Mill variant '{variant}'; choose one of {', '.join(VARIANTS)}.")
