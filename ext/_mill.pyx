@@ -266,13 +266,12 @@ cdef void unmake_move(Pos* p, Move m, const Undo* u) noexcept nogil:
 
 
 cdef int move_limit(const Rules* r, const Pos* p) noexcept nogil:
-    """Turns without placement or removal that end the game drawn (0: no limit)."""
-    cdef int limit = r.n_move
-    if (r.endgame_n_move > 0 and p.hand[0] == 0 and p.hand[1] == 0
+    """Turns without placement or removal that end the game drawn (0: no limit). As in Sanmill,
+    the endgame limit acts only below the general one, so NMoveRule 0 turns both off."""
+    if (0 < r.endgame_n_move < r.n_move and p.hand[0] == 0 and p.hand[1] == 0
             and (popcount(p.bb[0]) == 3 or popcount(p.bb[1]) == 3)):
-        if limit == 0 or r.endgame_n_move < limit:
-            limit = r.endgame_n_move
-    return limit
+        return r.endgame_n_move
+    return r.n_move
 
 
 cdef int rules_end(const Rules* r, const Pos* p, const uint64_t* hist, int n) noexcept nogil:

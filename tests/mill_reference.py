@@ -162,11 +162,10 @@ class Referee:
             return ("0-1" if self.rules["BoardFullAction"] == 0 else "1/2-1/2"), "board full"
         if self.rules["ThreefoldRepetitionRule"] and self.seen.count(self.seen[-1]) >= 3:
             return "1/2-1/2", "threefold repetition"
-        limit = self.rules["NMoveRule"]
+        limit, endgame = self.rules["NMoveRule"], self.rules["EndgameNMoveRule"]
         three = any(len(self.own(c)) == 3 for c in (0, 1))
-        if self.rules["EndgameNMoveRule"] and self.hand == [0, 0] and three:
-            if not limit or self.rules["EndgameNMoveRule"] < limit:
-                limit = self.rules["EndgameNMoveRule"]
+        if self.hand == [0, 0] and three and 0 < endgame < limit:
+            limit = endgame
         if limit and self.quiet >= limit:
             return "1/2-1/2", "move count"
         return None

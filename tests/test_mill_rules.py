@@ -223,10 +223,11 @@ def full_board_colouring(diagonal_lines) -> list[int]:
             return sorted(white)
 
 
-@pytest.mark.parametrize("variant,expected", [("twelve", "0-1"), ("morabaraba", "1/2-1/2")])
-def test_full_twelve_men_board(variant, expected):
+@pytest.mark.parametrize("variant,options,expected", [("twelve", {}, "0-1"), ("morabaraba", {}, "0-1"),
+                                                      ("twelve", {"BoardFullAction": 4}, "1/2-1/2")])
+def test_full_twelve_men_board(variant, options, expected):
     from pyrope.mill.geometry import POINTS
-    board = MillBoard(variant=variant)
+    board = MillBoard(variant=variant, **options)
     white = full_board_colouring(board.rules.lines())
     black = [p for p in range(24) if p not in white]
     board.push_moves([POINTS[p] for pair in zip(white, black) for p in pair])
@@ -263,6 +264,8 @@ def test_move_count_rules():
     assert MillBoard(four, EndgameNMoveRule=10).result() == "*"   # neither side is down to three
     assert MillBoard(fen.replace(" 99 ", " 10 "), NMoveRule=10, EndgameNMoveRule=0).termination() == "move count"
     assert MillBoard(fen, NMoveRule=0, EndgameNMoveRule=0).result() == "*"
+    assert MillBoard(fen, NMoveRule=0, EndgameNMoveRule=10).result() == "*"   # 0 turns both off
+    assert MillBoard(fen.replace(" 99 ", " 20 "), NMoveRule=20, EndgameNMoveRule=30).termination() == "move count"
 
 
 def test_threefold_repetition():
@@ -399,13 +402,12 @@ def test_pop_on_empty_history():
         MillBoard().pop()
 
 
-def test_every_preset_differs_only_as_documented():
+def test_presets_are_sanmills():
     presets = {name: dataclasses.asdict(rules) for name, rules in VARIANTS.items()}
     assert presets["nine"] == dataclasses.asdict(MillRules())
     assert presets["twelve"]["PiecesCount"] == 12 and presets["twelve"]["HasDiagonalLines"]
     assert presets["lasker"]["PiecesCount"] == 10 and presets["lasker"]["MayMoveInPlacingPhase"]
-    assert presets["twelve"]["BoardFullAction"] == 0 and presets["morabaraba"]["BoardFullAction"] == 4
     changed = {n: {k for k, v in p.items() if v != presets["nine"][k]} for n, p in presets.items()}
     assert changed == {"nine": set(), "twelve": {"PiecesCount", "HasDiagonalLines"},
                        "lasker": {"PiecesCount", "MayMoveInPlacingPhase"},
-                       "morabaraba": {"PiecesCount", "HasDiagonalLines", "BoardFullAction"}}
+                       "morabaraba": {"PiecesCount", "HasDiagonalLines", "MayRemoveMultiple"}}

@@ -9,9 +9,8 @@ from dataclasses import dataclass, fields, replace
 
 from .geometry import lines
 
-# Sanmill's numbering of the two actions; the other values (removing stones instead) are not played yet.
-FIRST_PLAYER_LOSES, BOARD_FULL_DRAW = 0, 4
-STALEMATE_LOSS, STALEMATE_DRAW = 0, 4
+# Sanmill's numbering: BoardFullAction 0 firstPlayerLose ... 4 agreeToDraw, StalemateAction 0
+# endWithStalemateLoss ... 4 endWithStalemateDraw; values 1-3 (removing stones, passing) are not played yet.
 _ACTIONS = {0: "0 (the side loses)", 4: "4 (a draw)"}
 
 
@@ -24,8 +23,8 @@ class MillRules:
     MayRemoveFromMillsAlways: bool = False
     MayRemoveMultiple: bool = False
     MayMoveInPlacingPhase: bool = False
-    BoardFullAction: int = FIRST_PLAYER_LOSES
-    StalemateAction: int = STALEMATE_LOSS
+    BoardFullAction: int = 0
+    StalemateAction: int = 0
     NMoveRule: int = 100
     EndgameNMoveRule: int = 100
     ThreefoldRepetitionRule: bool = True
@@ -98,5 +97,5 @@ VARIANTS = {
     "nine": MillRules(),
     "twelve": MillRules(PiecesCount=12, HasDiagonalLines=True),
     "lasker": MillRules(PiecesCount=10, MayMoveInPlacingPhase=True),
-    "morabaraba": MillRules(PiecesCount=12, HasDiagonalLines=True, BoardFullAction=BOARD_FULL_DRAW),
+    "morabaraba": MillRules(PiecesCount=12, HasDiagonalLines=True, MayRemoveMultiple=True),
 }
