@@ -14,7 +14,8 @@ extensions = [
         ["ext/_core.pyx"],
         include_dirs=["ext"],
         extra_compile_args=flags,
-    )
+    ),
+    Extension("pyrope._mill", ["ext/_mill.pyx"], extra_compile_args=flags),
 ]
 
 setup(
