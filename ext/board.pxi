@@ -310,6 +310,12 @@ cdef class Board:
         """The 16-bit encoding of a legal move."""
         return parse_move(&self.pos, uci)
 
+    def _codes_accepted_one_by_one(self):
+        """Every 16-bit value that is_legal (the search's test of a single move, such as a hash
+        table's) accepts here, ascending. For the tests, which compare it with legal_moves()."""
+        cdef int code
+        return [code for code in range(65536) if is_legal(&self.pos, <Move>code)]
+
     def push(self, str uci):
         """Play a legal move given in UCI notation."""
         cdef Move m = parse_move(&self.pos, uci)

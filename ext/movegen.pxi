@@ -5,6 +5,8 @@
 #
 # Stages for a search: GEN_CAPTURES (captures and all promotions) then GEN_QUIETS (everything
 # else, castling included); GEN_EVASIONS is the full legal list when the side to move is in check.
+# is_legal tells whether one move, any 16-bit value (a hash-table move, a killer), is one that
+# generate() would produce, without generating the others.
 
 cdef enum:
     GEN_CAPTURES = 1
@@ -188,3 +190,64 @@ cdef int generate(Position* p, Move* moves, int kind) noexcept nogil:
     if not check and (kind & GEN_QUIETS) and p.st.castling:
         n = generate_castling(p, moves, n, ksq, occ)
     return n
+
+
+cdef bint is_legal(Position* p, Move m) noexcept nogil:
+    """Whether m, any 16-bit value, is a legal move here: exactly a move generate(GEN_ALL) lists.
+    The search asks this of the moves it did not generate (TT move, killers, counter-move), which
+    may come from another position."""
+    cdef int us = p.side, them = p.side ^ 1, frm = move_from(m), to = move_to(m), kind = move_kind(m)
+    cdef int piece = p.board[frm], pt, ksq, up = 8 if p.side == WHITE else -8
+    cdef u64 occ = occupied(p), enemy = p.by_color[them], check, last_rank
+    cdef Move castles[2]
+    cdef int n, i
+    if piece == 0 or color_of(piece) != us:
+        return False
+    if kind != PROMOTION and (m >> 12) & 3:
+        return False        # generated moves carry no promotion piece unless they promote
+    pt = type_of(piece)
+    ksq = king_square(p, us)
+    check = attackers_to(p, ksq, occ) & enemy
+    if kind == CASTLING:    # written king takes own rook
+        if check or frm != ksq:
+            return False
+        n = generate_castling(p, castles, 0, ksq, occ)
+        for i in range(n):
+            if castles[i] == m:
+                return True
+        return False
+    if p.by_color[us] & bb(to):
+        return False
+    if pt == KING:
+        return kind == NORMAL and (KING_ATTACKS[frm] & bb(to)) != 0 \
+            and not (attackers_to(p, to, occ ^ bb(frm)) & enemy)
+    if more_than_one(check):
+        return False        # only the king can answer a double check
+    if kind == EN_PASSANT:
+        return pt == PAWN and to == p.st.ep and (PAWN_ATTACKS[us][frm] & bb(to)) != 0 \
+            and en_passant_is_legal(p, frm)
+    if pt == PAWN:
+        last_rank = RANK_8 if us == WHITE else RANK_1
+        if ((last_rank & bb(to)) != 0) != (kind == PROMOTION):
+            return False    # a pawn reaching the last rank must promote, and only there
+        if not ((PAWN_ATTACKS[us][frm] & enemy & bb(to))
+                or (to == frm + up and not (occ & bb(to)))
+                or (to == frm + 2 * up and rank_of(frm) == (1 if us == WHITE else 6)
+                    and not (occ & (bb(to) | bb(frm + up))))):
+            return False
+    elif kind == PROMOTION:
+        return False
+    elif pt == KNIGHT:
+        if not (KNIGHT_ATTACKS[frm] & bb(to)):
+            return False
+    elif pt == BISHOP:
+        if not (bishop_attacks(frm, occ) & bb(to)):
+            return False
+    elif pt == ROOK:
+        if not (rook_attacks(frm, occ) & bb(to)):
+            return False
+    elif not (queen_attacks(frm, occ) & bb(to)):
+        return False
+    # Our king must not be attacked once the piece has moved (and whatever stood on `to` is gone):
+    # this settles pins and check evasions at once.
+    return not (attackers_to(p, ksq, (occ ^ bb(frm)) | bb(to)) & enemy & ~bb(to))

@@ -1,7 +1,8 @@
 # Alpha-beta search, entirely in C without the GIL: iterative deepening, principal variation
 # search with aspiration windows, quiescence search, null-move/futility/late-move pruning and
-# reductions, move ordering by TT move, SEE/MVV-LVA, killers, counter-moves and history, and a
-# static evaluation corrected by what the search has learnt about its errors (correction history).
+# reductions, a staged move picker (TT move, captures by MVV/LVA with SEE, killers,
+# counter-move, quiets by history, losing captures) that generates each kind only when needed, and
+# a static evaluation corrected by what the search has learnt about its errors (correction history).
 # Several workers (Lazy SMP) search the same root and share only the transposition table and
 # the stop flag.
 
@@ -224,6 +225,17 @@ cdef bint gives_check(Position* p, Move m) noexcept nogil:
 
 
 # --- move ordering -----------------------------------------------------------------------------
+#
+# A MovePicker hands the search one move at a time and generates or scores a kind of move only
+# when the moves before it have not cut the node (the plan of Stockfish's movepick.cpp):
+#   1. the TT move, once is_legal has confirmed it (the entry may belong to another position);
+#   2. captures and promotions, generated alone and ordered by MVV/LVA; each one's SEE is worked
+#      out only when its turn comes, and a capture that loses material waits for stage 5;
+#   3. the two killers and the counter-move, when they are legal quiet moves here;
+#   4. the other quiet moves, generated now and ordered by history and continuation history;
+#   5. the losing captures, in the order stage 2 set them aside.
+# In check there is a single stage: every evasion, generated and scored at once. Quiescence
+# search uses stages 1 (a capturing TT move only) and 2, and never gets the losing captures.
 
 cdef enum:
     SCORE_TT = 1 << 30
@@ -231,6 +243,39 @@ cdef enum:
     SCORE_KILLER = 1 << 27
     SCORE_COUNTER = (1 << 27) - 1
     SCORE_BAD_CAPTURE = -(1 << 28)
+
+cdef enum:
+    STAGE_TT
+    STAGE_CAPTURES_INIT
+    STAGE_GOOD_CAPTURES
+    STAGE_REFUTATIONS       # killer 1, killer 2, counter-move
+    STAGE_QUIETS_INIT
+    STAGE_QUIETS
+    STAGE_BAD_CAPTURES
+    STAGE_EVASIONS_INIT
+    STAGE_EVASIONS
+    STAGE_QSEARCH_TT
+    STAGE_QSEARCH_INIT
+    STAGE_QSEARCH_CAPTURES
+    STAGE_DONE
+
+cdef struct MovePicker:
+    Move moves[MAX_MOVES]   # captures from 0, quiets after them; losing captures moved to the front
+    int scores[MAX_MOVES]
+    Move tt_move            # MOVE_NONE unless stage 1 plays it
+    Move refutations[3]     # killers and counter-move as the node began; MOVE_NONE: not wanted
+    int refutation          # the next of them to try
+    int stage
+    int ply
+    int cur                 # the next slot to pick from ...
+    int end                 # ... up to here
+    int captures_end        # where the quiets start
+    int bad_end             # the losing captures are moves[0:bad_end]
+    bint skip_quiets        # late-move pruning: of the quiet moves, only checks are still wanted
+    int score               # the ordering score of the move last returned (LMR reads it)
+
+cdef int REFUTATION_SCORE[3]
+REFUTATION_SCORE[:] = [SCORE_KILLER, SCORE_KILLER - 1, SCORE_COUNTER - 1]
 
 cdef inline bint is_capture(Position* p, Move m) noexcept nogil:
     return (p.board[move_to(m)] != 0 and move_kind(m) != CASTLING) or move_kind(m) == EN_PASSANT
@@ -240,7 +285,8 @@ cdef inline int mvv_lva(Position* p, Move m) noexcept nogil:
     cdef int bonus = PIECE_VALUE[promotion_type(m)] if move_kind(m) == PROMOTION else 0
     return (PIECE_VALUE[victim] + bonus) * 8 - type_of(p.board[move_from(m)])
 
-cdef void score_moves(Worker* w, Move* moves, int* scores, int n, Move tt_move, int ply) noexcept nogil:
+cdef void score_evasions(Worker* w, Move* moves, int* scores, int n, Move tt_move, int ply) noexcept nogil:
+    # Everything at once: TT move, captures by SEE and MVV/LVA, killers, counter-move, history.
     cdef Position* p = &w.pos
     cdef int i
     cdef Move m, counter = MOVE_NONE
@@ -275,15 +321,156 @@ cdef inline Move pick_next(Move* moves, int* scores, int n, int start) noexcept 
     s = scores[best]; scores[best] = scores[start]; scores[start] = s
     return m
 
-cdef int drop_quiets(Position* p, Move* moves, int* scores, int n) noexcept nogil:
-    """Keep only the captures, promotions and checks of moves[:n]; return how many remain."""
-    cdef int i, kept = 0
-    for i in range(n):
-        if is_capture(p, moves[i]) or move_kind(moves[i]) == PROMOTION or gives_check(p, moves[i]):
-            moves[kept] = moves[i]
-            scores[kept] = scores[i]
-            kept += 1
-    return kept
+cdef void picker_init(MovePicker* mp, Worker* w, Move tt_move, int ply, bint in_check, bint qsearch) noexcept nogil:
+    cdef Position* p = &w.pos
+    cdef Frame* previous
+    mp.ply = ply
+    mp.cur = mp.end = mp.captures_end = mp.bad_end = mp.refutation = 0
+    mp.skip_quiets = False
+    mp.tt_move = tt_move
+    if in_check:
+        mp.stage = STAGE_EVASIONS_INIT      # the TT move is among the evasions if legal
+        return
+    if qsearch:
+        if tt_move != MOVE_NONE and (is_capture(p, tt_move) or move_kind(tt_move) == PROMOTION) \
+                and is_legal(p, tt_move):
+            mp.stage = STAGE_QSEARCH_TT
+        else:
+            mp.tt_move = MOVE_NONE
+            mp.stage = STAGE_QSEARCH_INIT
+        return
+    if tt_move != MOVE_NONE and is_legal(p, tt_move):
+        mp.stage = STAGE_TT
+    else:
+        mp.tt_move = MOVE_NONE
+        mp.stage = STAGE_CAPTURES_INIT
+    # Taken now: the node's own singular search may replace them before stage 3 comes.
+    mp.refutations[0] = w.frames[ply].killers[0]
+    mp.refutations[1] = w.frames[ply].killers[1]
+    mp.refutations[2] = MOVE_NONE
+    if ply > 0 and w.frames[ply - 1].move != MOVE_NULL and w.frames[ply - 1].move != MOVE_NONE:
+        previous = &w.frames[ply - 1]
+        mp.refutations[2] = w.counters[previous.moved_piece][move_to(previous.move)]
+    if mp.refutations[0] == tt_move:
+        mp.refutations[0] = MOVE_NONE
+    if mp.refutations[1] == tt_move or mp.refutations[1] == mp.refutations[0]:
+        mp.refutations[1] = MOVE_NONE
+    if mp.refutations[2] == tt_move or mp.refutations[2] == w.frames[ply].killers[0] \
+            or mp.refutations[2] == w.frames[ply].killers[1]:
+        mp.refutations[2] = MOVE_NONE
+
+cdef inline bint is_refutation(MovePicker* mp, Move m) noexcept nogil:
+    return m == mp.refutations[0] or m == mp.refutations[1] or m == mp.refutations[2]
+
+cdef Move next_move(MovePicker* mp, Worker* w) noexcept nogil:
+    """The next move to search, or MOVE_NONE when there are no more; mp.score is its score."""
+    cdef Position* p = &w.pos
+    cdef Move m
+    cdef int i, n, kept
+    while True:
+        if mp.stage == STAGE_TT or mp.stage == STAGE_QSEARCH_TT:
+            mp.stage += 1
+            mp.score = SCORE_TT
+            return mp.tt_move
+
+        elif mp.stage == STAGE_CAPTURES_INIT or mp.stage == STAGE_QSEARCH_INIT:
+            n = generate(p, mp.moves, GEN_CAPTURES)
+            kept = 0
+            for i in range(n):
+                m = mp.moves[i]
+                if m != mp.tt_move:
+                    mp.moves[kept] = m
+                    mp.scores[kept] = mvv_lva(p, m)
+                    kept += 1
+            mp.cur = 0
+            mp.end = mp.captures_end = kept
+            mp.stage += 1
+
+        elif mp.stage == STAGE_GOOD_CAPTURES or mp.stage == STAGE_QSEARCH_CAPTURES:
+            while mp.cur < mp.end:
+                m = pick_next(mp.moves, mp.scores, mp.end, mp.cur)
+                if see_ge(p, m, 0):
+                    mp.score = SCORE_GOOD_CAPTURE + mp.scores[mp.cur]
+                    mp.cur += 1
+                    return m
+                # Losing material: set aside at the front, where the slots are already used.
+                mp.moves[mp.bad_end] = m
+                mp.scores[mp.bad_end] = mp.scores[mp.cur]
+                mp.bad_end += 1
+                mp.cur += 1
+            mp.stage = STAGE_DONE if mp.stage == STAGE_QSEARCH_CAPTURES else STAGE_REFUTATIONS
+
+        elif mp.stage == STAGE_REFUTATIONS:
+            while mp.refutation < 3:
+                m = mp.refutations[mp.refutation]
+                mp.refutation += 1
+                if m != MOVE_NONE and not is_capture(p, m) and move_kind(m) != PROMOTION \
+                        and is_legal(p, m) and (not mp.skip_quiets or gives_check(p, m)):
+                    mp.score = REFUTATION_SCORE[mp.refutation - 1]
+                    return m
+            mp.stage = STAGE_QUIETS_INIT
+
+        elif mp.stage == STAGE_QUIETS_INIT:
+            n = generate(p, mp.moves + mp.captures_end, GEN_QUIETS)
+            kept = mp.captures_end
+            for i in range(mp.captures_end, mp.captures_end + n):
+                m = mp.moves[i]
+                if m == mp.tt_move or is_refutation(mp, m) or (mp.skip_quiets and not gives_check(p, m)):
+                    continue
+                mp.moves[kept] = m
+                mp.scores[kept] = w.history[p.side][move_from(m)][move_to(m)] \
+                    + continuation_score(w, mp.ply, p.board[move_from(m)], move_to(m))
+                kept += 1
+            mp.cur = mp.captures_end
+            mp.end = kept
+            mp.stage = STAGE_QUIETS
+
+        elif mp.stage == STAGE_QUIETS:
+            if mp.cur < mp.end:
+                m = pick_next(mp.moves, mp.scores, mp.end, mp.cur)
+                mp.score = mp.scores[mp.cur]
+                mp.cur += 1
+                return m
+            mp.cur = 0
+            mp.end = mp.bad_end
+            mp.stage = STAGE_BAD_CAPTURES
+
+        elif mp.stage == STAGE_BAD_CAPTURES:
+            if mp.cur < mp.end:
+                mp.score = SCORE_BAD_CAPTURE + mp.scores[mp.cur]
+                mp.cur += 1
+                return mp.moves[mp.cur - 1]
+            mp.stage = STAGE_DONE
+
+        elif mp.stage == STAGE_EVASIONS_INIT:
+            mp.end = generate(p, mp.moves, GEN_EVASIONS)
+            score_evasions(w, mp.moves, mp.scores, mp.end, mp.tt_move, mp.ply)
+            mp.cur = 0
+            mp.stage = STAGE_EVASIONS
+
+        elif mp.stage == STAGE_EVASIONS:
+            if mp.cur < mp.end:
+                m = pick_next(mp.moves, mp.scores, mp.end, mp.cur)
+                mp.score = mp.scores[mp.cur]
+                mp.cur += 1
+                return m
+            mp.stage = STAGE_DONE
+
+        else:
+            return MOVE_NONE
+
+cdef void skip_quiets(MovePicker* mp, Position* p) noexcept nogil:
+    """Late-move pruning: from now on the picker gives only the quiet moves that check (the
+    search would prune the others on sight), then the losing captures."""
+    cdef int i, kept = mp.cur
+    mp.skip_quiets = True
+    if mp.stage == STAGE_QUIETS:
+        for i in range(mp.cur, mp.end):
+            if gives_check(p, mp.moves[i]):
+                mp.moves[kept] = mp.moves[i]
+                mp.scores[kept] = mp.scores[i]
+                kept += 1
+        mp.end = kept
 
 cdef inline void update_history(int* entry, int bonus) noexcept nogil:
     # Gravity keeps entries within +-HISTORY_MAX and lets old knowledge fade.
@@ -423,11 +610,10 @@ cdef inline void update_pv(Worker* w, int ply, Move m) noexcept nogil:
 
 cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     cdef Position* p = &w.pos
-    cdef Move moves[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
+    cdef MovePicker mp
     cdef TTEntry entry
     cdef bint found, in_check, pv = beta - alpha > 1
-    cdef int n, i, value, best, stand_pat, tt_score = VALUE_NONE, original_alpha = alpha, legal = 0
+    cdef int value, best, stand_pat, tt_score = VALUE_NONE, original_alpha = alpha
     cdef int raw_eval = VALUE_NONE
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     w.pv_length[ply] = ply
@@ -452,7 +638,6 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
     if in_check:
         best = -VALUE_MATE + ply
         stand_pat = -VALUE_INFINITE
-        n = generate(p, moves, GEN_EVASIONS)
     else:
         raw_eval = entry.eval if found and entry.eval != VALUE_NONE else evaluate(p, &w.pawns)
         stand_pat = corrected_eval(w, raw_eval)
@@ -463,19 +648,17 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
             return best
         if best > alpha:
             alpha = best
-        n = generate(p, moves, GEN_CAPTURES)
-    score_moves(w, moves, scores, n, tt_move, ply)
-    for i in range(n):
-        m = pick_next(moves, scores, n, i)
-        if not in_check:
-            # Captures that lose material (negative SEE, scored below zero) cannot raise alpha
-            # here, and they come last.
-            if scores[i] < 0:
-                break
-            # Delta pruning: even winning the piece leaves us too far below alpha.
-            if move_kind(m) == NORMAL and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + 200 <= alpha:
-                continue
-        legal += 1
+    # In check every evasion; otherwise the captures and promotions that do not lose material
+    # (a losing capture cannot raise alpha here), and a capturing TT move whatever its SEE.
+    picker_init(&mp, w, tt_move, ply, in_check, True)
+    while True:
+        m = next_move(&mp, w)
+        if m == MOVE_NONE:
+            break
+        # Delta pruning: even winning the piece leaves us too far below alpha.
+        if not in_check and move_kind(m) == NORMAL \
+                and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + 200 <= alpha:
+            continue
         make(w, m, ply)
         value = -qsearch(w, -beta, -alpha, ply + 1)
         undo_move(p, m)
@@ -496,12 +679,11 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
 
 cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_node) noexcept nogil:
     cdef Position* p = &w.pos
-    cdef Move moves[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
+    cdef MovePicker mp
     cdef Move quiets_tried[64]
     cdef TTEntry entry
     cdef bint pv = beta - alpha > 1, found, in_check, improving, capture, quiet, checks
-    cdef int n, i, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
+    cdef int picked = 0, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
     cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d, move_score
     cdef int extension, singular_beta, pieces, wdl, tb_found, draw, bound, max_value = VALUE_INFINITE
     cdef int raw_eval = VALUE_NONE     # the evaluation before correction: what the TT keeps
@@ -626,15 +808,13 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     if pv and tt_move == MOVE_NONE and depth >= 6:
         depth -= 1
 
-    n = generate(p, moves, GEN_ALL)
-    if n == 0:
-        return -VALUE_MATE + ply if in_check else 0
-    score_moves(w, moves, scores, n, tt_move, ply)
-    i = 0
-    while i < n:
-        m = pick_next(moves, scores, n, i)
-        move_score = scores[i]
-        i += 1
+    picker_init(&mp, w, tt_move, ply, in_check, False)
+    while True:
+        m = next_move(&mp, w)
+        if m == MOVE_NONE:
+            break
+        move_score = mp.score
+        picked += 1
         if m == excluded:
             continue
         capture = is_capture(p, m)
@@ -644,9 +824,9 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         if best > -VALUE_MATE_IN_MAX_PLY and not in_check and has_non_pawn_material(p, p.side):
             if quiet and not checks:
                 if depth <= 8 and move_count >= (3 + depth * depth) // (2 - improving):
-                    # Late-move pruning: enough quiet moves tried; drop the remaining quiet
-                    # non-checks in one pass rather than picking and skipping them one by one.
-                    n = i + drop_quiets(p, moves + i, scores + i, n - i)
+                    # Late-move pruning: enough quiet moves tried; the picker leaves out the
+                    # remaining quiet non-checks (quiet checks still come, then bad captures).
+                    skip_quiets(&mp, p)
                     continue
                 if depth <= 6 and static_eval + 100 + 100 * depth <= alpha:
                     continue    # futility: a quiet move cannot make up the gap
@@ -711,6 +891,8 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                         reward_quiet(w, m, quiets_tried, quiet_count, depth, ply)
                     break
                 alpha = value
+    if picked == 0:
+        return -VALUE_MATE + ply if in_check else 0
     if move_count == 0:
         # Every legal move was pruned (or excluded): the position is not lost, keep alpha.
         return alpha

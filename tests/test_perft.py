@@ -1,4 +1,6 @@
-"""Perft node counts against the shared reference files, and perft_divide against python-chess."""
+"""Perft node counts against the shared reference files, perft_divide against python-chess, and
+the single-move legality test (is_legal, which the search asks of hash-table moves) against
+the generator."""
 import chess
 import pytest
 
@@ -128,3 +130,23 @@ def test_divide_matches_python_chess(fen, chess960):
     divide = ours.perft_divide(2)
     assert len(divide) == len({uci for uci, _ in divide}), "a move listed twice"
     assert dict(divide) == python_chess_divide(theirs, 2)
+
+
+def boards_and_children(positions):
+    for position in positions:
+        board = pyrope.Board(position.fen, chess960=position.chess960)
+        yield board
+        for uci in board.legal_moves():
+            child = pyrope.Board(position.fen, chess960=position.chess960)
+            child.push(uci)
+            yield child
+
+
+@pytest.mark.parametrize("source", list(PERFT_FILES))
+def test_single_move_legality_agrees_with_generator(source):
+    """Every one of the 65,536 16-bit values, in the first 40 positions of each file and in every
+    position one move later (checks, pins, en passant, castling, promotions): is_legal accepts
+    exactly the legal moves, so a TT move from another position is never played when illegal."""
+    for board in boards_and_children(load(source)[:40]):
+        expected = sorted(board.move_code(uci) for uci in board.legal_moves())
+        assert board._codes_accepted_one_by_one() == expected, board.fen()
