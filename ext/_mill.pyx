@@ -2,6 +2,8 @@
 """Mill rules core (pyrope._mill): 32-bit bitboards, complete-turn move generation, make/unmake,
 Zobrist keys, game ends and perft. Everything below MillCore is C on C types, nogil; MillCore is the
 thin Python face that pyrope.mill.MillBoard drives (point indices, rule integers, no notation).
+The search (evaluation, table, search, its Python face MillSearch) is included at the end, so that
+the hot path inlines with move generation and make/unmake.
 """
 from libc.stdint cimport int8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -480,3 +482,9 @@ cdef class MillCore:
             total = perft_rec(&self.r, &self.p, self.hist, self.n, buf, depth)
         free(buf)
         return total
+
+
+include "mill_eval.pxi"
+include "mill_tt.pxi"
+include "mill_search.pxi"
+include "mill_search_api.pxi"
