@@ -9,6 +9,7 @@ import time
 from typing import Callable
 
 from .. import console
+from ..play.bench import write_totals
 from .board import MillBoard
 from .search import MillSearcher
 
@@ -45,9 +46,5 @@ def run_bench(write: Callable[[str], None], depth: int = DEFAULT_DEPTH, hash_mb:
         elapsed += time.perf_counter() - start
         write(f"Position {number}/{len(POSITIONS)}: {variant} {fen}  bestmove {result.move}  nodes {result.nodes}")
         nodes += result.nodes
-    write("")
-    write("===========================")
-    write(f"Total time (ms) : {int(elapsed * 1000)}")
-    write(f"Nodes searched  : {nodes}")
-    write(f"Nodes/second    : {int(nodes / elapsed) if elapsed > 0 else 0}")
+    write_totals(write, nodes, elapsed)
     return nodes
