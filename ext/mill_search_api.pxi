@@ -76,8 +76,13 @@ cdef class MillSearch:
             self.s.w[i] = values[i]
 
     def stop(self):
-        """End the running search soon (within 2048 nodes), or the next one if none runs yet."""
+        """End the running search at its next node, or the next one if none runs yet."""
         store_flag(&self.s.stop, 1)
+
+    def prepare(self):
+        """Forget a stop() given while no search ran (as chess's Search.prepare): call it before
+        starting the search thread, so that a stop() between the two still ends that search."""
+        store_flag(&self.s.stop, 0)
 
     def evaluate(self, MillCore core):
         """The static evaluation of core's position for the side to move."""

@@ -138,6 +138,9 @@ def test_best_move_is_legal_under_every_limit(variant):
         searcher.stop()     # before the search starts: it ends at once with the first ordered move
         stopped = searcher.search(board)
         assert stopped.move in legal and stopped.depth == 0
+        searcher.stop()
+        searcher.prepare()  # forgets the stop given while no search ran
+        assert searcher.search(board, depth=2).depth >= 1
 
 
 def placement_positions():

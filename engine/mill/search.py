@@ -84,9 +84,14 @@ class MillSearcher:
 
     # -- searching --------------------------------------------------------------------------
     def stop(self) -> None:
-        """End the running search within a few thousand nodes (or the next one, if called before it
-        starts); it returns the best turn found so far."""
+        """End the running search at its next node (or the next search, if called before it starts);
+        it returns the best turn found so far. A search clears the flag when it returns."""
         self._search.stop()
+
+    def prepare(self) -> None:
+        """Forget a stop() given while no search ran. A front-end calls it before it starts the
+        search thread, so that a stop() that arrives before the thread gets going still counts."""
+        self._search.prepare()
 
     def evaluate(self, board: MillBoard) -> int:
         """Static evaluation for the side to move."""
