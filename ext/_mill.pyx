@@ -9,7 +9,20 @@ from libc.stdint cimport int8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int) nogil
+    """
+    /* A portable build has no popcnt instruction, and gcc then calls libgcc's __popcountdi2 for
+       __builtin_popcount: a third of the search's time. Inline bit arithmetic instead. */
+    static inline int pyrope_popcount(unsigned int x) {
+    #ifdef __POPCNT__
+        return __builtin_popcount(x);
+    #else
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    #endif
+    }
+    """
+    int popcount "pyrope_popcount"(unsigned int) nogil
     int ctz "__builtin_ctz"(unsigned int) nogil
 
 cdef enum:
