@@ -94,6 +94,9 @@ def test_forced_win_is_found_with_its_distance(fen, turns, algorithm):
     assert result.mate == turns
     assert wins_after(ref, parse_turn(result.move), turns), result.move
     assert result.pv[0] == result.move and len(result.pv) == 2 * turns - 1
+    board.push(result.move)
+    if turns > 1:   # the loser's view: lost after its (turns - 1)th turn
+        assert MillSearcher(algorithm=algorithm).search(board, depth=2 * turns).mate == 1 - turns
 
 
 # Every turn but one lets the opponent win within two of its turns.
