@@ -209,10 +209,11 @@ def test_stop_from_another_thread_returns_promptly():
     assert result.move == infos[-1].pv[0] and result.nodes >= infos[-1].nodes
 
 
-def test_info_reports_a_legal_line_and_errors_propagate():
+@pytest.mark.parametrize("algorithm", ["pvs", "mtdf"])
+def test_info_reports_a_legal_line_and_errors_propagate(algorithm):
     board = MillBoard(".OO/@O./.O./.@@@@O/..@/@O./O.O w 0 0 0 0 19")
     infos: list[SearchInfo] = []
-    result = MillSearcher().search(board, depth=6, on_info=infos.append)
+    result = MillSearcher(algorithm=algorithm).search(board, depth=6, on_info=infos.append)
     assert [info.depth for info in infos] == [1, 2, 3, 4, 5, 6]
     for info in infos:
         line = MillBoard(board.fen())
