@@ -35,6 +35,7 @@ SUBCOMMANDS = {
     "match": (".selfplay.match", "play engines against each other (UCI or xboard) and report Elo"),
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
+    "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, the Mill search's node count and speed"),
 }
 
 DESCRIPTION = """\

@@ -2,12 +2,27 @@
 """Mill rules core (pyrope._mill): 32-bit bitboards, complete-turn move generation, make/unmake,
 Zobrist keys, game ends and perft. Everything below MillCore is C on C types, nogil; MillCore is the
 thin Python face that pyrope.mill.MillBoard drives (point indices, rule integers, no notation).
+The search (evaluation, table, search, its Python face MillSearch) is included at the end, so that
+the hot path inlines with move generation and make/unmake.
 """
 from libc.stdint cimport int8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int) nogil
+    """
+    /* A portable build has no popcnt instruction, and gcc then calls libgcc's __popcountdi2 for
+       __builtin_popcount: a third of the search's time. Inline bit arithmetic instead. */
+    static inline int pyrope_popcount(unsigned int x) {
+    #ifdef __POPCNT__
+        return __builtin_popcount(x);
+    #else
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    #endif
+    }
+    """
+    int popcount "pyrope_popcount"(unsigned int) nogil
     int ctz "__builtin_ctz"(unsigned int) nogil
 
 cdef enum:
@@ -480,3 +495,9 @@ cdef class MillCore:
             total = perft_rec(&self.r, &self.p, self.hist, self.n, buf, depth)
         free(buf)
         return total
+
+
+include "mill_eval.pxi"
+include "mill_tt.pxi"
+include "mill_search.pxi"
+include "mill_search_api.pxi"

@@ -78,12 +78,17 @@ def run_bench(write: Callable[[str], None], depth: int = DEFAULT_DEPTH, threads:
         elapsed += time.perf_counter() - start
         write(f"Position {number}/{len(POSITIONS)}: {fen}  bestmove {result['move']}  nodes {result['nodes']}")
         nodes += result["nodes"]
+    write_totals(write, nodes, elapsed)
+    return nodes
+
+
+def write_totals(write: Callable[[str], None], nodes: int, elapsed: float) -> None:
+    """The closing lines of a bench (chess and Mill alike): total time, nodes and speed."""
     write("")
     write("===========================")
     write(f"Total time (ms) : {int(elapsed * 1000)}")
     write(f"Nodes searched  : {nodes}")
     write(f"Nodes/second    : {int(nodes / elapsed) if elapsed > 0 else 0}")
-    return nodes
 
 
 DESCRIPTION = f"""\

@@ -1,0 +1,28 @@
+"""`pyrope mill`: Mill tools from the command line (today: bench, the search's node-count signature)."""
+from __future__ import annotations
+
+import argparse
+
+from .. import console
+from .bench import DEFAULT_DEPTH, POSITIONS, run_bench
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("examples:\n"
+                     "  pyrope mill bench             depth 9, 16 MB, PVS\n"
+                     "  pyrope mill bench 10 --algorithm mtdf --hash 64")
+    actions = parser.add_subparsers(dest="mill_command", required=True, metavar="ACTION")
+    bench = actions.add_parser(
+        "bench", help="search fixed positions; print the node count (the search's signature) and speed",
+        description=f"Search {len(POSITIONS)} fixed Mill positions (nine, twelve, lasker, morabaraba; "
+                    "placement, moving and flying) to a fixed depth, each with a cleared table, and print "
+                    "each best move and node count, then the total time, nodes and speed.")
+    bench.add_argument("depth", type=console.positive_int, nargs="?", default=DEFAULT_DEPTH,
+                       help="search depth in turns (default %(default)s)")
+    bench.add_argument("--hash", type=int, default=16, help="transposition table in MB (default 16)")
+    bench.add_argument("--algorithm", choices=("pvs", "mtdf"), default="pvs", help="root search (default pvs)")
+
+
+def run(args: argparse.Namespace) -> int:
+    run_bench(lambda line: print(line, flush=True), args.depth, args.hash, args.algorithm)
+    return 0
