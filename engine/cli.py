@@ -35,6 +35,7 @@ SUBCOMMANDS = {
     "match": (".selfplay.match", "play engines against each other (UCI or xboard) and report Elo"),
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
+    "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
 }
 
 DESCRIPTION = """\
