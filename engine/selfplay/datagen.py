@@ -1,6 +1,6 @@
 """`pyrope datagen`: self-play games at a fixed node budget, written as training positions.
 
-Each task plays GAMES_PER_TASK games (game k of task t is game t*G+k; everything in a game follows
+Each task plays G games (--games-per-task; its game k is game t*G+k; everything in a game follows
 from the seed and its number, so any worker plays it the same). Its quiet positions go to
 DIR/positions/TASK.bin (dataset.py's 32-byte records: score from white's point of view, the game's
 result) and the games to DIR/games/TASK.jsonl (opening, moves, result, how it ended, the plies
@@ -29,9 +29,9 @@ from . import dataset
 from .jobs import LocalWorkers, RayWorkers, finished_records, run_job
 from .journal import Journal
 
-DEFAULT_NODES = 5000        # about depth 7 from the start: ~200 moves/s on one loaded core (docs/datagen.md)
+DEFAULT_NODES = 5000        # depth 7, about 2 ms of CPU a move: 1 million positions per CPU-hour (docs/datagen.md)
 DEFAULT_RANDOM_PLIES = 8
-HASH_MB = 8                 # a game of 5000-node searches fills a small fraction of this
+HASH_MB = 8                 # 512K entries: about the nodes of a whole game at 5000 a move
 GAMES_PER_TASK = 32
 
 OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again

@@ -27,6 +27,7 @@ only by RayWorkers.
 """
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import multiprocessing.connection
 import signal
@@ -84,8 +85,8 @@ def run_job(job: Job, journal_path: str, backend, *, skip: Iterable[int] = (), d
     retry: list[int] = []
     attempts: dict[int, int] = {}
     in_flight: set[int] = set()
-    bar = console.progress(total=job.total, initial=min(count, job.total), unit=job.unit, desc=desc,
-                           unit_scale=True, smoothing=0.05)
+    bar = console.progress(total=job.total, initial=min(count, job.total), unit=" " + job.unit, desc=desc,
+                           smoothing=0.05)
     journal.open()
     try:
         backend.start(job)
@@ -185,12 +186,15 @@ class LocalWorkers:
     def close(self) -> None:
         """End every worker: idle ones when told, busy ones at once (their tasks are abandoned)."""
         for process, connection in self.idle:
-            connection.send(None)
+            try:
+                connection.send(None)
+            except OSError:         # it died while idle
+                pass
         for process, _ in self.busy.values():
             process.terminate()
-        for process, connection in self.idle + list(self.busy.values()):
+        busy = [(process, connection) for connection, (process, _) in self.busy.items()]
+        for process, connection in self.idle + busy:
             process.join()
-        for connection in [connection for _, connection in self.idle] + list(self.busy):
             connection.close()
         self.idle, self.busy = [], {}
 
@@ -211,9 +215,9 @@ class RayWorkers:
             raise JobError("--ray needs Ray, which is not installed: pip install 'pyrope[cluster]'") from None
         self.ray = ray
         if address == "local":
-            ray.init(num_cpus=local_cpus, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=local_cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         # One task per CPU the cluster has now; nodes that join later are used as tasks are retried.
         self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.refs: dict = {}        # object ref -> task id
