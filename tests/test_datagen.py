@@ -9,6 +9,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from engine_command import PYROPE
 from pyrope._core import Board, Search
 from pyrope.selfplay import dataset
 from pyrope.selfplay.datagen import white_score
-from pyrope.selfplay.jobs import JobError, LocalWorkers, run_job
+from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
 
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
@@ -297,3 +298,13 @@ def test_runner_stops_on_a_task_that_raises(tmp_path):
     (tmp_path / "marker").write_text("")
     with pytest.raises(JobError, match="task 3 failed: task three is broken"):
         run_job(job, str(tmp_path / "journal.jsonl"), LocalWorkers(1))
+
+
+def test_ray_retries_a_task_whose_worker_died(tmp_path):
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install '.[cluster]'")
+    # Ray's workers cannot import this test module: send FlakyJob's code with it.
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    job = FlakyJob(str(tmp_path / "marker"), total=6)
+    records = run_job(job, str(tmp_path / "journal.jsonl"), RayWorkers("local", 1))
+    assert {task: record["square"] for task, record in records.items()} == {i: i * i for i in range(6)}
+    assert (tmp_path / "marker").exists()

@@ -19,11 +19,12 @@ import itertools
 import json
 import os
 import random
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
 
-from .. import console
+from .. import __version__, console
 from .._core import Board, Search
 from . import dataset
 from .jobs import LocalWorkers, RayWorkers, finished_records, run_job
@@ -159,6 +160,7 @@ class DatagenJob:
     settings: Settings
     out: str
     total: int
+    revision: str       # the Pyrope that plays, journaled with each task as its provenance
     unit: str = "positions"
 
     def fingerprint(self) -> dict:
@@ -188,7 +190,7 @@ class DatagenJob:
         # The games first: a positions shard never exists without the games that explain it.
         write_atomically(games_path, "".join(json.dumps(log) + "\n" for log in logs).encode())
         write_atomically(positions_path, records)
-        return {"count": len(records) // dataset.RECORD_SIZE, "games": len(logs),
+        return {"count": len(records) // dataset.RECORD_SIZE, "games": len(logs), "pyrope": self.revision,
                 "results": dict(collections.Counter(log["result"] for log in logs)),
                 "ends": dict(collections.Counter(log["end"] for log in logs))}
 
@@ -300,7 +302,17 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
         raise ValueError(f"--random-plies cannot be negative ({random_plies})")
     seed = args.seed if args.seed is not None else journal_header.get("seed", random.randrange(2 ** 32))
     settings = Settings(args.nodes, seed, random_plies, args.games_per_task, openings, openings_hash)
-    return DatagenJob(settings, args.out, args.positions)
+    return DatagenJob(settings, args.out, args.positions, revision())
+
+
+def revision() -> str:
+    """Pyrope's version and, when it runs from a git checkout, the commit (with -dirty for changes)."""
+    try:
+        described = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "describe", "--always",
+                                    "--dirty", "--abbrev=12"], capture_output=True, text=True, timeout=10)
+    except OSError:         # no git
+        return __version__
+    return f"{__version__}+{described.stdout.strip()}" if described.returncode == 0 else __version__
 
 
 def run(args: argparse.Namespace) -> int:
