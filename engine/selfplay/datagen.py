@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from .. import __version__, console
 from .._core import Board, Search
 from . import dataset
-from .jobs import LocalWorkers, RayWorkers, finished_records, run_job
+from .jobs import LocalWorkers, RayWorkers, finished_records, open_journal, run_job
 from .journal import Journal
 
 DEFAULT_NODES = 5000        # depth 7, about 2 ms of CPU a move: 1 million positions per CPU-hour (docs/datagen.md)
@@ -288,7 +288,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"random plies before the game starts (default {DEFAULT_RANDOM_PLIES}, "
                              "or 2 after an opening of --openings)")
     parser.add_argument("--openings", metavar="EPD", help="start each game from a random line of this EPD/FEN file")
-    parser.add_argument("--seed", type=int, help="the seed (default: random for a new DIR, the DIR's own when resuming)")
+    parser.add_argument("--seed", type=int,
+                        help="the seed (default: random for a new DIR, the DIR's own when resuming)")
     parser.add_argument("--games-per-task", type=console.positive_int, default=GAMES_PER_TASK,
                         help="games per task and shard: what a killed run may lose per worker (default %(default)s)")
 
@@ -324,9 +325,8 @@ def run(args: argparse.Namespace) -> int:
     lock = lock_directory(args.out)
     journal_path = os.path.join(args.out, "journal.jsonl")
     try:
-        journal = Journal(journal_path)
-        job = build_job(args, journal.header)
-        earlier = finished_records(journal)
+        job = build_job(args, Journal(journal_path).header)
+        earlier = finished_records(open_journal(job, journal_path))
         missing = check_shards(job, earlier)
         backend = RayWorkers(args.ray, args.workers) if args.ray else LocalWorkers(args.workers)
         workers = backend.capacity
@@ -337,10 +337,11 @@ def run(args: argparse.Namespace) -> int:
         start = time.monotonic()
         interrupted = False
         try:
-            records = run_job(job, journal_path, backend, skip=missing, desc="datagen")
+            records = run_job(job, journal_path, backend, redo=missing, desc="datagen")
         except KeyboardInterrupt:
             interrupted = True
-            records = finished_records(Journal(journal_path))
+            records = {task: record for task, record in finished_records(Journal(journal_path)).items()
+                       if os.path.exists(job.shard_paths(task)[0])}
         made = sum(record["count"] for record in records.values()) - before
         for line in summary(records, made, time.monotonic() - start, workers):
             print(line)

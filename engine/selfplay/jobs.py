@@ -66,19 +66,39 @@ class Outcome:
     lost: bool = False
 
 
+class Backend(Protocol):
+    """Where tasks run: LocalWorkers or RayWorkers."""
+    capacity: int       # tasks it runs at once
+
+    def start(self, job: Job) -> None: ...
+
+    def submit(self, task_id: int) -> None: ...
+
+    def wait(self) -> list[Outcome]: ...       # blocks until at least one task in flight ends
+
+    def close(self) -> None: ...               # ends the workers; tasks in flight are abandoned
+
+
+def open_journal(job: Job, path: str) -> Journal:
+    """The journal at `path`, read; ValueError if it was begun by a job with another fingerprint."""
+    journal = Journal(path)
+    journal.check(job.fingerprint(), "job", "give another output directory")
+    return journal
+
+
 def finished_records(journal: Journal) -> dict[int, dict]:
     """The last record of each finished task id in a journal (a task run again is journaled again)."""
     return {record["task"]: record for record in journal.records}
 
 
-def run_job(job: Job, journal_path: str, backend, *, skip: Iterable[int] = (), desc: str | None = None) -> dict[int, dict]:
+def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int] = (),
+            desc: str | None = None) -> dict[int, dict]:
     """Run `job` until `total` units are done or its ids run out; returns the records of every
-    finished task, old and new. Ids in `skip` are run again even if journaled (the job found their
+    finished task, old and new. Ids in `redo` are run again even if journaled (the job found their
     output missing). KeyboardInterrupt ends the workers and propagates; what was saved stays."""
-    journal = Journal(journal_path)
-    journal.check(job.fingerprint(), "job", "give another output directory")
+    journal = open_journal(job, journal_path)
     done = finished_records(journal)
-    for task_id in skip:
+    for task_id in redo:
         done.pop(task_id, None)
     count = sum(record["count"] for record in done.values())
     ids = (task_id for task_id in job.task_ids() if task_id not in done)
@@ -87,8 +107,8 @@ def run_job(job: Job, journal_path: str, backend, *, skip: Iterable[int] = (), d
     in_flight: set[int] = set()
     bar = console.progress(total=job.total, initial=min(count, job.total), unit=" " + job.unit, desc=desc,
                            smoothing=0.05)
-    journal.open()
     try:
+        journal.open()
         backend.start(job)
         while True:
             # Units expected from the tasks in flight: the mean of the finished ones (none known yet: 0,
@@ -109,7 +129,8 @@ def run_job(job: Job, journal_path: str, backend, *, skip: Iterable[int] = (), d
                 if outcome.lost:
                     attempts[outcome.task_id] = attempts.get(outcome.task_id, 1) + 1
                     if attempts[outcome.task_id] > MAX_ATTEMPTS:
-                        raise JobError(f"task {outcome.task_id} was lost {MAX_ATTEMPTS} times: its worker died each time")
+                        raise JobError(f"task {outcome.task_id} was lost {MAX_ATTEMPTS} times: "
+                                       "its worker died each time")
                     retry.append(outcome.task_id)
                     continue
                 record = {"task": outcome.task_id, **job.save(outcome.task_id, outcome.result)}
@@ -147,7 +168,7 @@ class LocalWorkers:
 
     def __init__(self, workers: int):
         if workers < 1:
-            raise ValueError(f"--workers must be 1 or more, not {workers}")
+            raise ValueError(f"a job needs 1 worker or more, not {workers}")
         self.capacity = workers
         self.context = multiprocessing.get_context("spawn")
         self.job = None
