@@ -4,6 +4,7 @@ the games ended, resumption after a larger --positions and after a killed run, t
 or two workers and on Ray, and the errors a person meets."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
@@ -189,6 +190,19 @@ def test_a_killed_run_resumes_without_losing_or_repeating_games(one_worker, tmp_
     assert all(after[task] == blob for task, blob in before.items())
     assert after == shards(one_worker)
     assert sorted(log["game"] for log in games(out)) == list(range(2 * len(after)))
+
+
+def test_a_lost_shard_is_played_again_and_a_second_run_is_refused(one_worker, tmp_path):
+    out = tmp_path / "data"
+    subprocess.run(["cp", "-r", str(one_worker), str(out)], check=True)
+    (out / "positions" / "000001.bin").unlink()
+    result = datagen(out, 300)
+    assert result.returncode == 0, result.stderr
+    assert shards(out) == shards(one_worker)
+    with open(out / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = datagen(out, 400)
+    assert result.returncode == 1 and f"another datagen run is writing {out}" in result.stderr
 
 
 def test_ctrl_c_saves_what_is_finished_and_says_how_to_go_on(tmp_path):
