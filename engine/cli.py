@@ -36,6 +36,7 @@ SUBCOMMANDS = {
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
     "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, the Mill search's node count and speed"),
+    "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
 }
 
 DESCRIPTION = """\

@@ -1,4 +1,4 @@
-"""The journal that makes a long job resumable (`pyrope match --resume FILE`).
+"""The journal that makes a long job resumable (`pyrope match --resume FILE`, jobs.py's runner).
 
 A JSON-lines file: the first line fingerprints the job (whatever defines its tasks and the conditions
 they run under), each later line records one finished task, appended and flushed as the task ends. A
@@ -39,16 +39,17 @@ class Journal:
             else:
                 self.records.append(entry)
 
-    def check(self, fingerprint: dict) -> None:
-        """Adopt `fingerprint` for a new journal; ValueError naming what differs if it was begun with another."""
+    def check(self, fingerprint: dict, job: str = "match", remedy: str = "give another file to --resume") -> None:
+        """Adopt `fingerprint` for a new journal; ValueError naming what differs if it was begun with
+        another (`job` names the kind of job in the message, `remedy` says what to do instead)."""
         fingerprint = json.loads(json.dumps(fingerprint))         # as it reads back (tuples become lists)
         if not self.header:
             self.header = fingerprint
             return
         differ = [key for key in {**self.header, **fingerprint} if self.header.get(key) != fingerprint.get(key)]
         if differ:
-            raise ValueError(f"{self.path} is the journal of another match (its {', '.join(differ)} "
-                             f"{'differs' if len(differ) == 1 else 'differ'}): give another file to --resume")
+            raise ValueError(f"{self.path} is the journal of another {job} (its {', '.join(differ)} "
+                             f"{'differs' if len(differ) == 1 else 'differ'}): {remedy}")
 
     def open(self) -> None:
         """Open for appending; cut off an incomplete last line."""

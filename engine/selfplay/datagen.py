@@ -1,0 +1,355 @@
+"""`pyrope datagen`: self-play games at a fixed node budget, written as training positions.
+
+Each task plays G games (--games-per-task; its game k is game t*G+k; everything in a game follows
+from the seed and its number, so any worker plays it the same). Its quiet positions go to
+DIR/positions/TASK.bin (dataset.py's 32-byte records: score from white's point of view, the game's
+result) and the games to DIR/games/TASK.jsonl (opening, moves, result, how it ended, the plies
+written): both written under a temporary name, fsynced and renamed, so a shard is whole or absent.
+DIR/journal.jsonl lists the finished tasks (jobs.py); the same command again resumes. The rules
+(adjudication, quietness) are in docs/datagen.md.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import fcntl
+import hashlib
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+from .. import __version__, console
+from .._core import Board, Search
+from . import dataset
+from .jobs import LocalWorkers, RayWorkers, finished_records, open_journal, run_job
+from .journal import Journal
+
+DEFAULT_NODES = 5000        # depth 7, about 2 ms of CPU a move: 1 million positions per CPU-hour (docs/datagen.md)
+DEFAULT_RANDOM_PLIES = 8
+HASH_MB = 8                 # 512K entries: about the nodes of a whole game at 5000 a move
+GAMES_PER_TASK = 32
+
+OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
+OPENING_ATTEMPTS = 100
+SKIP_SEARCHED_PLIES = 8     # the first searched moves repeat across games: not written
+WIN_CP, WIN_PLIES = 1000, 6              # both sides agree for three moves each: adjudicated win
+DRAW_CP, DRAW_PLIES, DRAW_FROM_PLY = 10, 12, 80     # six moves each near 0.00 after move 40: draw
+MAX_PLIES = 600             # a safety net; the fifty-move rule nearly always ends a game first
+MATE_CP = 32000             # a mate score as a number, for the adjudication and the quiet test
+
+ENDS = {"White mates": "checkmate", "Black mates": "checkmate", "Stalemate": "stalemate",
+        "Insufficient material": "insufficient material", "Fifty-move rule": "fifty moves",
+        "Threefold repetition": "repetition"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What defines the games (all of it goes into the journal's fingerprint but the openings,
+    which are there as their file's hash)."""
+    nodes: int
+    seed: int
+    random_plies: int
+    games_per_task: int
+    openings: tuple = ()        # FENs; empty: the start position
+    openings_hash: str | None = None
+
+
+def white_score(result: dict, white_to_move: bool) -> int:
+    """A search result's score in centipawns from white's point of view; mates as +-MATE_CP."""
+    score = result["score"]
+    value = score["cp"] if "cp" in score else (MATE_CP if score["mate"] > 0 else -MATE_CP)
+    return value if white_to_move else -value
+
+
+def choose_opening(settings: Settings, rng: random.Random, search: Search) -> Board:
+    """The start position or a random line of the openings file, then random plies; drawn again
+    while the position has ended or is already decided (its search score beyond OPENING_BOUND_CP)."""
+    for _ in range(OPENING_ATTEMPTS):
+        board = Board(rng.choice(settings.openings)) if settings.openings else Board()
+        for _ in range(settings.random_plies):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.outcome() is not None:
+            continue
+        if abs(white_score(search.run(board, nodes=settings.nodes), board.white_to_move)) <= OPENING_BOUND_CP:
+            return board
+    raise RuntimeError(f"no balanced opening found in {OPENING_ATTEMPTS} tries: fewer --random-plies?")
+
+
+class Adjudicator:
+    """Ends a game early from the scores of successive searches (white's point of view): a win when
+    WIN_PLIES searches in a row, both sides', give the same side WIN_CP or more; a draw when
+    DRAW_PLIES searches in a row from ply DRAW_FROM_PLY on are within DRAW_CP of zero."""
+
+    def __init__(self) -> None:
+        self.win_sign = 0
+        self.win_plies = 0
+        self.draw_plies = 0
+
+    def verdict(self, score: int, ply: int) -> tuple[str, str] | None:
+        sign = (score >= WIN_CP) - (score <= -WIN_CP)
+        self.win_plies = self.win_plies + 1 if sign and sign == self.win_sign else abs(sign)
+        self.win_sign = sign
+        self.draw_plies = self.draw_plies + 1 if ply >= DRAW_FROM_PLY and abs(score) <= DRAW_CP else 0
+        if self.win_plies >= WIN_PLIES:
+            return ("1-0" if sign > 0 else "0-1"), "win adjudication"
+        if self.draw_plies >= DRAW_PLIES:
+            return "1/2-1/2", "draw adjudication"
+        return None
+
+
+def game_ply(board: Board) -> int:
+    return 2 * (board.fullmove_number - 1) + (not board.white_to_move)
+
+
+def play_game(settings: Settings, number: int) -> tuple[list[bytes], dict]:
+    """Play game `number`; returns its records and its log entry."""
+    rng = random.Random(f"{settings.seed}/{number}")
+    search = Search(threads=1, hash_mb=HASH_MB)     # a fresh search: the game depends on nothing before it
+    board = choose_opening(settings, rng, search)
+    search.clear()
+    opening = board.fen()
+    adjudicator = Adjudicator()
+    kept, moves = [], []
+    while True:
+        ended = board.outcome()
+        if ended is not None:
+            result, end = ended[0], ENDS[ended[1]]
+            break
+        if len(moves) >= MAX_PLIES:
+            result, end = "1/2-1/2", "ply limit"
+            break
+        found = search.run(board, nodes=settings.nodes)
+        score = white_score(found, board.white_to_move)
+        # Quiet: the score is that of the position as it stands, which a static evaluation can learn.
+        if (len(moves) >= SKIP_SEARCHED_PLIES and abs(score) < WIN_CP and not board.is_check()
+                and found["move"] not in board.legal_moves("captures")):      # captures include promotions
+            kept.append((board.fen(), score, len(moves)))
+        verdict = adjudicator.verdict(score, game_ply(board))
+        if verdict is not None:
+            result, end = verdict
+            break
+        moves.append(found["move"])
+        board.push(found["move"])
+    log = {"game": number, "opening": opening, "moves": " ".join(moves), "result": result, "end": end,
+           "plies": [ply for _, _, ply in kept]}
+    return [dataset.encode(fen, score, result) for fen, score, _ in kept], log
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all: a temporary name, fsync, rename."""
+    temporary = path + ".tmp"
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+@dataclass(frozen=True)
+class DatagenJob:
+    """The datagen job for jobs.run_job: task t plays games t*G .. t*G+G-1."""
+    settings: Settings
+    out: str
+    total: int
+    revision: str       # the Pyrope that plays, journaled with each task as its provenance
+    unit: str = "positions"
+
+    def fingerprint(self) -> dict:
+        fields = dataclasses.asdict(self.settings)
+        del fields["openings"]
+        return {"job": "datagen", "format": "marlinformat", **fields}
+
+    def task_ids(self):
+        return itertools.count()
+
+    def perform(self, task_id: int) -> tuple[bytes, list[dict]]:
+        size = self.settings.games_per_task
+        records, logs = [], []
+        for number in range(task_id * size, (task_id + 1) * size):
+            game_records, log = play_game(self.settings, number)
+            records += game_records
+            logs.append(log)
+        return b"".join(records), logs
+
+    def shard_paths(self, task_id: int) -> tuple[str, str]:
+        return (os.path.join(self.out, "positions", f"{task_id:06d}.bin"),
+                os.path.join(self.out, "games", f"{task_id:06d}.jsonl"))
+
+    def save(self, task_id: int, result: tuple[bytes, list[dict]]) -> dict:
+        records, logs = result
+        positions_path, games_path = self.shard_paths(task_id)
+        # The games first: a positions shard never exists without the games that explain it.
+        write_atomically(games_path, "".join(json.dumps(log) + "\n" for log in logs).encode())
+        write_atomically(positions_path, records)
+        return {"count": len(records) // dataset.RECORD_SIZE, "games": len(logs), "pyrope": self.revision,
+                "results": dict(collections.Counter(log["result"] for log in logs)),
+                "ends": dict(collections.Counter(log["end"] for log in logs))}
+
+
+def load_openings(path: str) -> tuple[tuple, str]:
+    """The positions of an EPD or FEN file (one a line) and the file's SHA-256; ValueError naming
+    the line that is not a position."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    openings = []
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        fields = line.split(";")[0].split()
+        if not fields:
+            continue
+        # EPD: four position fields, then operations; FEN: six fields.
+        fen = " ".join(fields[:6] if len(fields) >= 6 and fields[4].isdigit() else fields[:4])
+        try:
+            Board(fen)
+        except ValueError as error:
+            raise ValueError(f"{path}, line {number}: not a position ({error})") from None
+        openings.append(fen)
+    if not openings:
+        raise ValueError(f"{path} holds no positions")
+    return tuple(openings), hashlib.sha256(data).hexdigest()
+
+
+def check_shards(job: DatagenJob, records: dict[int, dict]) -> list[int]:
+    """The finished tasks whose shards are missing (they are played again, identically); ValueError
+    for a shard whose size is not what the journal says, which was damaged after it was written."""
+    missing = []
+    for task_id, record in records.items():
+        positions_path, games_path = job.shard_paths(task_id)
+        if not (os.path.exists(positions_path) and os.path.exists(games_path)):
+            missing.append(task_id)
+        elif os.path.getsize(positions_path) != record["count"] * dataset.RECORD_SIZE:
+            raise ValueError(f"{positions_path} is damaged: {os.path.getsize(positions_path)} bytes where the journal "
+                             f"says {record['count']} records of {dataset.RECORD_SIZE}; delete it and run again "
+                             f"to play its games again")
+    return missing
+
+
+def lock_directory(out: str):
+    """Hold DIR/.lock for the whole run: two runs writing one directory would play the same tasks."""
+    handle = open(os.path.join(out, ".lock"), "w")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise ValueError(f"another datagen run is writing {out}") from None
+    return handle
+
+
+def summary(records: dict[int, dict], new_positions: int, seconds: float, workers: int) -> list[str]:
+    results = collections.Counter()
+    ends = collections.Counter()
+    for record in records.values():
+        results.update(record["results"])
+        ends.update(record["ends"])
+    games = sum(record["games"] for record in records.values())
+    positions = sum(record["count"] for record in records.values())
+    rate = new_positions / seconds * 3600 if seconds > 0 else 0.0
+    return [f"Games: {games}   positions: {positions}   "
+            f"white wins {results['1-0']}, draws {results['1/2-1/2']}, black wins {results['0-1']}",
+            "Ends: " + ", ".join(f"{kind} {count}" for kind, count in ends.most_common()),
+            f"This run: {new_positions} positions in {seconds:.0f} s: {rate:,.0f} positions/hour "
+            f"({rate / workers:,.0f} per worker)"]
+
+
+DESCRIPTION = """\
+Play Pyrope against itself at a fixed node budget per move and write the quiet positions of each
+game with Pyrope's search score (white's point of view) and the game's result, as 32-byte
+marlinformat records in DIR/positions/*.bin (the games themselves in DIR/games/*.jsonl).
+Run the same command again to resume or, with a larger --positions, to extend; docs/datagen.md
+describes the rules and the format."""
+
+EXAMPLES = """\
+examples:
+  pyrope datagen --positions 1000000 --out ~/pyrope-data
+  pyrope datagen --positions 100000 --out data --openings balanced-8ply.epd --workers 2
+  pyrope datagen --positions 100000000 --out /shared/data --ray auto"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description, parser.epilog = DESCRIPTION, EXAMPLES
+    parser.add_argument("--positions", type=console.positive_int, required=True,
+                        help="positions wanted in DIR, those of earlier runs included")
+    parser.add_argument("--out", required=True, metavar="DIR", help="the output directory (made if missing)")
+    parser.add_argument("--workers", type=console.positive_int, default=os.cpu_count() or 1,
+                        help="local worker processes (default: every core, %(default)s); with --ray local, its CPUs")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="run the games on a Ray cluster: its address, auto, or local (needs pyrope[cluster])")
+    parser.add_argument("--nodes", type=console.positive_int, default=DEFAULT_NODES,
+                        help="nodes searched per move (default %(default)s)")
+    parser.add_argument("--random-plies", type=int, default=None, metavar="R",
+                        help=f"random plies before the game starts (default {DEFAULT_RANDOM_PLIES}, "
+                             "or 2 after an opening of --openings)")
+    parser.add_argument("--openings", metavar="EPD", help="start each game from a random line of this EPD/FEN file")
+    parser.add_argument("--seed", type=int,
+                        help="the seed (default: random for a new DIR, the DIR's own when resuming)")
+    parser.add_argument("--games-per-task", type=console.positive_int, default=GAMES_PER_TASK,
+                        help="games per task and shard: what a killed run may lose per worker (default %(default)s)")
+
+
+def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
+    openings, openings_hash = load_openings(args.openings) if args.openings else ((), None)
+    random_plies = args.random_plies
+    if random_plies is None:
+        random_plies = 2 if openings else DEFAULT_RANDOM_PLIES
+    if random_plies < 0:
+        raise ValueError(f"--random-plies cannot be negative ({random_plies})")
+    seed = args.seed if args.seed is not None else journal_header.get("seed", random.randrange(2 ** 32))
+    settings = Settings(args.nodes, seed, random_plies, args.games_per_task, openings, openings_hash)
+    return DatagenJob(settings, args.out, args.positions, revision())
+
+
+def revision() -> str:
+    """Pyrope's version and, when it runs from a git checkout, the commit (with -dirty for changes)."""
+    try:
+        described = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "describe", "--always",
+                                    "--dirty", "--abbrev=12"], capture_output=True, text=True, timeout=10)
+    except OSError:         # no git
+        return __version__
+    return f"{__version__}+{described.stdout.strip()}" if described.returncode == 0 else __version__
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        os.makedirs(os.path.join(args.out, "positions"), exist_ok=True)
+        os.makedirs(os.path.join(args.out, "games"), exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot make the output directory {args.out}: {error.strerror}") from None
+    lock = lock_directory(args.out)
+    journal_path = os.path.join(args.out, "journal.jsonl")
+    try:
+        job = build_job(args, Journal(journal_path).header)
+        earlier = finished_records(open_journal(job, journal_path))
+        missing = check_shards(job, earlier)
+        backend = RayWorkers(args.ray, args.workers) if args.ray else LocalWorkers(args.workers)
+        workers = backend.capacity
+        where = f"Ray at {args.ray}" if args.ray else "local"
+        print(f"datagen: {args.positions} positions to {args.out}, {job.settings.nodes} nodes a move, "
+              f"seed {job.settings.seed}, {workers} workers ({where})", flush=True)
+        before = sum(record["count"] for task, record in earlier.items() if task not in missing)
+        start = time.monotonic()
+        interrupted = False
+        try:
+            records = run_job(job, journal_path, backend, redo=missing, desc="datagen")
+        except KeyboardInterrupt:
+            interrupted = True
+            records = {task: record for task, record in finished_records(Journal(journal_path)).items()
+                       if os.path.exists(job.shard_paths(task)[0])}
+        made = sum(record["count"] for record in records.values()) - before
+        for line in summary(records, made, time.monotonic() - start, workers):
+            print(line)
+        if interrupted:
+            print("datagen: interrupted; every finished game is saved: run the same command to go on",
+                  file=sys.stderr)
+            return 130
+        return 0
+    finally:
+        lock.close()
+
