@@ -184,6 +184,19 @@ def test_uci_dialect_answers_a_mill_in_two_goes():
     assert "f6" + bestmove(engine.send("go depth 3")) in ("f6xd2", "f6xf2")
 
 
+def test_uci_dialect_answers_two_removals_one_go_each():
+    moves = "d5 d2 b2 d6 f4 f2 g7 a7 g1 e5 d1 c5 e4 e3"      # g4 closes two mills at once
+    engine = InProcess(MillUciFrontEnd)
+    engine.send("uci", "setoption name Variant value morabaraba")
+    tokens: list[str] = []
+    for _ in range(3):
+        engine.send(f"position startpos moves {moves} {' '.join(tokens)}".rstrip())
+        tokens.append(bestmove(engine.send("go depth 1")))
+    board = MillBoard(variant="morabaraba")
+    board.push_moves(moves)
+    assert tokens[0] == "g4" and board.push("".join(tokens)).count("x") == 2
+
+
 def test_uci_dialect_bare_go_thinks_movetime_and_clocks_are_kept():
     engine = InProcess(MillUciFrontEnd)
     engine.send("uci", "setoption name MoveTime value 1", "position startpos")
@@ -354,3 +367,22 @@ def test_fuzz_never_crashes_and_never_plays_an_illegal_turn(front_end):
             assert any(split(turn)[len(split(partial))] == move for turn in board.completions(partial))
         else:
             assert any(split(turn)[0] == move or turn == move for turn in board.legal_moves()), move
+
+
+@needs_command
+def test_fuzz_over_the_command_with_bytes_that_are_not_text():
+    rng = random.Random(5)
+    with EngineProcess("--game", "mill") as engine:
+        engine.send("ugi")
+        engine.read_until(lambda line: line == "ugiok")
+        for _ in range(300):
+            engine.send(bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 20))).replace(b"\n", b" ")
+                        if rng.random() < 0.5 else garbage(rng))
+        engine.send("isready")
+        engine.read_until(lambda line: line == "readyok")
+        engine.send("position startpos moves d6", "go depth 2")
+        move = engine.read_until(lambda line: line.startswith("bestmove "))[-1].split()[1]
+        board = MillBoard()
+        board.push("d6")
+        assert move in board.legal_moves()
+        assert engine.quit() == ""

@@ -160,7 +160,10 @@ def spin_value(name: str, spin: SpinOption, value: str) -> int:
 
 
 class UciFrontEnd:
-    """UCI for chess; another game's front-end (mill.uci) overrides the hooks marked below."""
+    """UCI for chess. Another game's front-end (mill.uci) overrides the class attributes below and
+    the game's parts: uci (identity and options), setoption, checked_limits, start_search,
+    send_infos, send_bestmove, describe; the rest -- reading, position, go parsing, isready, stop,
+    perft, bench -- is shared."""
     go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
     board_style = PLAIN                 # how `d` draws the board; the command line sets it for a terminal
     # The game's hooks: the errors that bad input raises, and the answer to `go` after the game's end.
