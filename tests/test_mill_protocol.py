@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import string
+import subprocess
 import time
 
 import pytest
@@ -163,6 +164,8 @@ def test_bad_lines_name_their_fault_and_change_nothing():
     out = engine.send("go searchmoves d7 depth 1")
     assert errors(out) == ["info string error: go searchmoves and go mate are not supported for Mill; ignored"]
     assert bestmove(out) in MillBoard(before).legal_moves()
+    # Depths beyond the search's own limit (99) mean no more than it.
+    assert bestmove(engine.send("go depth 500 nodes 300")) in MillBoard(before).legal_moves()
 
 
 # --- Sanmill's UCI dialect ------------------------------------------------------------------
@@ -334,7 +337,7 @@ def test_stop_ends_go_infinite_and_isready_is_answered_meanwhile():
 def garbage(rng: random.Random) -> str:
     points = [f + r for f in "abcdefg" for r in "1234567"]
     words = ["position", "startpos", "fen", "moves", "go", "depth", "nodes", "setoption", "name", "value",
-             "Variant", "PiecesCount", "MayFly", "xb4", "d6-d5", "query", "p1turn", "stop", "-1", "99999999999"]
+             "Variant", "PiecesCount", "MayFly", "xb4", "d6-d5", "query", "p1turn", "stop", "-1", "99999999999", "500"]
     kind = rng.randrange(4)
     if kind == 0:
         return "".join(rng.choice(string.printable[:95]) for _ in range(rng.randrange(1, 30)))
@@ -386,3 +389,14 @@ def test_fuzz_over_the_command_with_bytes_that_are_not_text():
         board.push("d6")
         assert move in board.legal_moves()
         assert engine.quit() == ""
+
+
+@needs_command
+def test_command_line_names_the_games():
+    wrong = subprocess.run([PYROPE, "--game", "checkers"], input="", capture_output=True, text=True, timeout=30)
+    assert wrong.returncode == 2 and "invalid choice: 'checkers'" in wrong.stderr
+    helped = subprocess.run([PYROPE, "--help"], capture_output=True, text=True, timeout=30, check=True)
+    assert "--game {chess,mill}" in helped.stdout
+    quiet = subprocess.run([PYROPE, "--game", "mill"], input="uci\nquit\n", capture_output=True, text=True,
+                           timeout=30, check=True)
+    assert quiet.stdout.splitlines()[-1] == "uciok" and quiet.stderr == ""

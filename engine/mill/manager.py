@@ -14,7 +14,7 @@ from typing import Callable
 from ..play.manager import SearchThread, one_at_a_time
 from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
 from .board import MillBoard
-from .search import MillSearcher, SearchResult
+from .search import MAX_DEPTH, MillSearcher, SearchResult
 
 # Completing a turn someone else began (Sanmill's split form): each completion's position is
 # searched this deep. Only needed when the engine did not begin the turn itself.
@@ -46,6 +46,12 @@ class MillManager(SearchThread):
         self.search.set_algorithm(name)
 
     @one_at_a_time
+    def evaluate(self, board: MillBoard) -> int:
+        """The static evaluation for the side to move (no search may run meanwhile)."""
+        self.finish()
+        return self.search.evaluate(board)
+
+    @one_at_a_time
     def clear(self) -> None:
         self.finish()
         self.search.new_game()
@@ -56,6 +62,7 @@ class MillManager(SearchThread):
         """Search a copy of `board`; `on_done(result)` is called once, from the search thread.
         `among`: play one of these turns (the completions of a turn begun in split form)."""
         self.finish()
+        limits = dataclasses.replace(limits, depth=min(limits.depth, MAX_DEPTH))     # deeper means nothing more
         plan = plan_move(limits, board.white_to_move, self.move_overhead)
         movetime = plan.max_time if plan is not None else None
         board = board.copy()

@@ -12,6 +12,7 @@ from ..protocol.terminal_base import TerminalBase, TerminalError
 from .display import describe
 from .notation import join_split
 from .rules import VARIANTS, MillRules
+from .search import WEIGHTS
 from .session import MillSession
 
 NO_DATABASE = ("No Mill endgame database is loaded: Pyrope cannot build or read Mill databases yet, "
@@ -146,8 +147,7 @@ class MillTerminalFrontEnd(TerminalBase):
         if self.thinking:
             raise TerminalError("Pyrope is thinking: type stop first.")
         board = self.session.board
-        searcher = self.manager.search
-        score = searcher.evaluate(board) * (1 if board.white_to_move else -1)
-        weights = ", ".join(f"{name} {value}" for name, value in searcher.weights.items())
+        score = self.manager.evaluate(board) * (1 if board.white_to_move else -1)
+        weights = ", ".join(f"{name} {value}" for name, value in WEIGHTS.items())
         self.write(f"Static evaluation: {score / 100:+.2f} stones, White's point of view.\n"
                    f"Weights (100 = a stone): {weights}")
