@@ -1,5 +1,6 @@
 """The `pyrope` command: with no subcommand, talk on stdin/stdout in the protocol the first line
 names (uci, xboard, ugi) or, for anything else, with a person at a terminal; subcommands for tools.
+`--game mill` plays Mill instead of chess (ugi, Sanmill's uci dialect, or the terminal).
 
 This file is the entry: protocol auto-detection, the subcommand table and the top-level handler
 that turns any error into one sentence on stderr (a traceback only with --debug).
@@ -25,6 +26,10 @@ from .protocol.xboard import XboardFrontEnd
 # allows that, and a person would not start with them).
 PROTOCOLS = {"uci": UciFrontEnd, "position": UciFrontEnd, "setoption": UciFrontEnd,
              "ucinewgame": UciFrontEnd, "ugi": UgiFrontEnd, "xboard": XboardFrontEnd}
+# Each game's terminal front-end (module, class), imported only for a person: chess's needs
+# python-chess (SAN), which GUIs should not wait for.
+TERMINALS = {"chess": (".protocol.terminal", "TerminalFrontEnd"), "mill": (".mill.terminal", "MillTerminalFrontEnd")}
+GAMES = tuple(TERMINALS)
 
 # The subcommands: name -> (the module with add_arguments(parser) and run(args) -> exit code, the
 # line `pyrope --help` shows). A module is imported only when its command is given: an engine a GUI
@@ -48,6 +53,7 @@ EPILOG = """\
 examples:
   pyrope                       play at the terminal, or talk to a GUI
   pyrope --ascii               the same, with the board drawn in letters
+  pyrope --game mill           play Mill (nine men's morris) at the terminal, or over ugi or uci
   pyrope perft 6 --divide
   pyrope bench
   pyrope match --engine cmd=pyrope --engine cmd=sunfish-uci --tc 10+0.1 --games 20
@@ -66,25 +72,35 @@ def write_line(text: str) -> None:
         sys.stdout.flush()
 
 
-def run_protocol(ascii_only: bool) -> int:
+def game_front_ends(game: str) -> tuple[dict, type]:
+    """The protocols a first line may name and the session class, for `game`."""
+    if game == "mill":
+        from .mill.session import MillSession
+        from .mill.uci import PROTOCOLS as MILL_PROTOCOLS
+        return MILL_PROTOCOLS, MillSession
+    return PROTOCOLS, Session
+
+
+def run_protocol(ascii_only: bool, game: str = "chess") -> int:
     """Talk on stdin/stdout until `quit`, the end of input, SIGINT or SIGTERM; each of these ends
     the engine the same way (the `quit` command: searches stopped, threads joined) with exit code 0."""
     # A GUI may send any bytes; a line that is not UTF-8 must become an error message, not a crash.
     sys.stdin.reconfigure(errors="replace")
     sys.stdout.reconfigure(errors="replace")
     front = None
+    protocols, session = game_front_ends(game)
     try:
         if sys.stdin.isatty():
-            write_line(f"{ENGINE_NAME}: type help to play here, or uci, xboard or ugi to speak that protocol.")
+            offer = "play here, or uci, xboard or ugi" if game == "chess" else "play Mill here, or ugi or uci"
+            write_line(f"{ENGINE_NAME}: type help to {offer} to speak that protocol.")
         first = next((line for line in sys.stdin if line.strip()), None)
         if first is None:
             return 0
-        front_end = PROTOCOLS.get(first.split()[0])
+        front_end = protocols.get(first.split()[0])
         if front_end is None:
-            # Imported only for people: it needs python-chess (SAN), which GUIs should not wait for.
-            from .protocol.terminal import TerminalFrontEnd
-            front_end = TerminalFrontEnd
-        front = front_end(Session(), write_line)
+            module, name = TERMINALS[game]
+            front_end = getattr(importlib.import_module(module, __package__), name)
+        front = front_end(session(), write_line)
         # Symbols and colours for a person; off a terminal `d` stays exactly as GUIs know it.
         front.board_style = BoardStyle.for_stream(sys.stdout, ascii_only)
         # Commands are read here on the main thread; searches run on the manager's thread.
@@ -121,6 +137,8 @@ def make_parser(command: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyrope", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     parser.add_argument("--version", action=ShowVersion)
     parser.add_argument("--ascii", action="store_true", help="draw the board in letters, not chess symbols")
+    parser.add_argument("--game", choices=GAMES, default="chess",
+                        help="the game to play without a command: chess (default) or mill")
     add_common_options(parser, False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (module, summary) in SUBCOMMANDS.items():
@@ -151,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     name = "pyrope" if args.command is None else f"pyrope {args.command}"
     try:
         if args.command is None:
-            return run_protocol(args.ascii)
+            return run_protocol(args.ascii, args.game)
         return args.run(args)
     except KeyboardInterrupt:
         console.ignore_signals()

@@ -14,8 +14,8 @@ class EngineProcess:
     """Starts the installed `pyrope`; a reader thread drains its output so that writing many lines
     can never block on a full pipe."""
 
-    def __init__(self) -> None:
-        self.process = subprocess.Popen([PYROPE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen([PYROPE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)

@@ -5,6 +5,7 @@ variant, option, token, FEN -- raises ValueError with one sentence and leaves th
 """
 from __future__ import annotations
 
+import dataclasses
 from itertools import permutations
 
 from .._mill import MillCore
@@ -30,6 +31,14 @@ class MillBoard:
     def set_fen(self, fen: str) -> None:
         position = fen_io.read(fen, self.rules, self._mills)  # raises before anything changes
         self._core.set_position(*position)
+        self._root = fen_io.write(position)
+        self.move_stack: list[str] = []     # the turns played since the FEN, in notation
+
+    def copy(self) -> "MillBoard":
+        """The same rules, position and history (repetitions count across the copy)."""
+        board = MillBoard(self._root, **dataclasses.asdict(self.rules))
+        board.push_moves(self.move_stack)
+        return board
 
     def fen(self) -> str:
         return fen_io.write(self._core.position())
@@ -42,6 +51,10 @@ class MillBoard:
     @property
     def turn(self) -> str:
         return NAMES[self._core.position()[4]]
+
+    @property
+    def white_to_move(self) -> bool:
+        return self._core.position()[4] == 0
 
     # -- moves ------------------------------------------------------------------------------
     def legal_moves(self) -> list[str]:
@@ -57,6 +70,7 @@ class MillBoard:
         move = self._resolve(turns[0])
         text = self._text(move)
         self._core.push(*move)
+        self.move_stack.append(text)
         return text
 
     def push_moves(self, tokens) -> list[str]:
@@ -69,7 +83,7 @@ class MillBoard:
                 done.append(self.push(turn))
         except ValueError as error:
             for _ in done:
-                self._core.pop()
+                self.pop()
             raise ValueError(f"Turn {len(done) + 1}: {error}") from None
         return done
 
@@ -77,7 +91,27 @@ class MillBoard:
         if self._core.ply == 0:
             raise IndexError("There is no turn to take back.")
         frm, to, removed = self._core.pop()
+        self.move_stack.pop()
         return self._text((frm, to, removed))
+
+    def completions(self, text: str) -> list[str]:
+        """The complete turns that `text` begins but lacks removals of (Sanmill's split form gives
+        a turn one token at a time), the given removals first; [] if it begins none."""
+        frm, to, removals = parse(text)
+        position = self._core.position()
+        opp = position[1 - position[4]]
+        given = sum(1 << r for r in removals)
+        if len(set(removals)) != len(removals) or not self._order_valid(removals, opp):
+            return []
+        turns = []
+        for move_frm, move_to, removed in self._core.moves():
+            if (move_frm, move_to) != (frm, to) or removed & given != given or removed == given:
+                continue
+            rest = [i for i in range(24) if removed >> i & 1 and not given >> i & 1]
+            order = next((o for o in permutations(rest) if self._order_valid(removals + list(o), opp)), None)
+            if order is not None:
+                turns.append(format_move(frm, to, removals + list(order)))
+        return turns
 
     # -- game end ---------------------------------------------------------------------------
     def result(self) -> str:
@@ -89,6 +123,13 @@ class MillBoard:
 
     def is_game_over(self) -> bool:
         return self._core.status() != 0
+
+    def outcome(self) -> tuple[str, str] | None:
+        """(result, reason) once the game is over, as chess's Board.outcome()."""
+        return (self.result(), self.termination()) if self.is_game_over() else None
+
+    def has_legal_moves(self) -> bool:
+        return not self.is_game_over()      # a game goes on exactly while a turn is legal
 
     def perft(self, depth: int) -> int:
         return self._core.perft(depth)

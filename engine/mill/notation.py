@@ -38,6 +38,12 @@ def format_move(frm: int, to: int, removals: list[int]) -> str:
     return text + "".join("x" + POINTS[r] for r in removals)
 
 
+def split(turn: str) -> list[str]:
+    """Sanmill's split form of a turn: `a4-a1xd7xf2` -> ['a4-a1', 'xd7', 'xf2']."""
+    head, *removals = turn.split("x")
+    return ([head] if head else []) + ["x" + point for point in removals]
+
+
 def join_split(tokens: list[str]) -> list[str]:
     """Attach each removal token (`xb4`) to the turn before it; a leading one stays alone."""
     turns: list[str] = []

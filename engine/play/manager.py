@@ -1,15 +1,17 @@
 """The search manager: the one place front-ends start and stop searches.
 
-It runs each search on a background thread (the Cython search drops the GIL, so the protocol
-reader stays responsive), forwards info lines, and hands the final result to a callback. The result
-of an infinite search is held back until `stop`, and that of a ponder search until `stop` or
-`ponderhit`, as UCI requires; `ponderhit` also starts the clock of a ponder search. With a
-strength limit (and not in analysis mode) it searches the Skill's node budget for the time the
-clock gives the move, and its lines, then lets the Skill choose the move. A move played on a clock
-(wtime/btime or movetime) comes from the opening book when the book has one; infinite, mate and
-searchmoves searches, fixed depth or node searches and analysis mode always search. A book result
-carries the pick under "book". In a won or lost
-position that Pyrope's own tables cover, the mating line they give is the answer, without a search.
+SearchThread is what every game shares (Mill's manager is built on it too; see play/game.py):
+one search at a time on a background thread (the compiled searches drop the GIL, so the protocol
+reader stays responsive), the final result handed to a callback, that of an infinite search held
+back until `stop` and that of a ponder search until `stop` or `ponderhit`, as UCI requires.
+
+SearchManager is chess's: it forwards info lines, and `ponderhit` also starts the clock of a
+ponder search. With a strength limit (and not in analysis mode) it searches the Skill's node
+budget for the time the clock gives the move, and its lines, then lets the Skill choose the move.
+A move played on a clock (wtime/btime or movetime) comes from the opening book when the book has
+one; infinite, mate and searchmoves searches, fixed depth or node searches and analysis mode
+always search. A book result carries the pick under "book". In a won or lost position that
+Pyrope's own tables cover, the mating line they give is the answer, without a search.
 """
 from __future__ import annotations
 
@@ -41,9 +43,59 @@ def one_at_a_time(method):
     return guarded
 
 
-class SearchManager:
+class SearchThread:
+    """One search at a time on a background thread, for any game: `search` is the game's searcher
+    (it has `prepare()` and `stop()`, and its search drops the GIL). The result of an infinite or
+    ponder search is held back until `stop` (or `ponderhit` for a ponder search)."""
+
+    def __init__(self, search) -> None:
+        self.search = search
+        self._thread: threading.Thread | None = None
+        self._infinite = False
+        self._release = threading.Event()     # a held-back result may go out
+        self._control = threading.RLock()     # see one_at_a_time
+
+    def _arm(self, limits: Limits) -> None:
+        """Ready the searcher for a new search (a `stop` from now on counts for it)."""
+        self._infinite = limits.infinite
+        self._release.clear()
+        self.search.prepare()
+
+    def _launch(self, work: Callable[[], dict], limits: Limits, on_done: DoneCallback) -> None:
+        """Run `work` on the search thread and hand its result to `on_done`, held back as UCI asks."""
+        def run() -> None:
+            result = work()
+            if limits.infinite or limits.ponder:
+                self._release.wait()
+            on_done(result)
+
+        self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
+        self._thread.start()
+
+    def ponderhit(self) -> None:
+        """The opponent played the move we pondered on: a finished ponder search reports."""
+        if not self._infinite:
+            self._release.set()
+
+    def stop(self) -> None:
+        self._release.set()
+        self.search.stop()
+
+    @one_at_a_time
+    def finish(self) -> None:
+        """End any search now (its bestmove is still sent) and join its thread: commands that
+        change the engine's state must not wait for an infinite search that only `stop` ends."""
+        self.stop()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
+class SearchManager(SearchThread):
+    """Chess: the clock, strength limit, book and tables around the compiled chess search."""
+
     def __init__(self) -> None:
-        self.search = Search(threads=1, hash_mb=16)
+        super().__init__(Search(threads=1, hash_mb=16))
         self.multipv = 1
         self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
         self.ponder_allowed = False         # the GUI may ponder: a little more time per move
@@ -53,11 +105,7 @@ class SearchManager:
         self.rng = random.Random()
         self.book = BookPlayer()
         self.tablebases = TablebasePlayer()
-        self._thread: threading.Thread | None = None
         self._clock: TimeManager | None = None
-        self._infinite = False
-        self._release = threading.Event()     # a held-back result may go out
-        self._control = threading.RLock()     # see one_at_a_time
 
     @one_at_a_time
     def set_hash(self, megabytes: int) -> int:
@@ -109,10 +157,8 @@ class SearchManager:
             budget = skill.nodes(clock.plan.max_time if clock is not None else None)
             limits = dataclasses.replace(limits, nodes=min(limits.nodes or budget, budget))
             multipv = max(multipv, skill.lines)
-        self._infinite = limits.infinite
         board = board.copy()
-        self._release.clear()
-        self.search.prepare()
+        self._arm(limits)
         pick = self._book_pick(board, limits)
         # Pyrope's tables know the shortest mate: at full strength that is the answer, at once.
         mate = None if skill is not None else self.tablebases.mate_line(board, limits.searchmoves)
@@ -124,7 +170,7 @@ class SearchManager:
             report = on_info
             on_info = lambda infos: report([table_score(info, ranking.result) for info in infos])  # noqa: E731
 
-        def run() -> None:
+        def work() -> dict:
             if mate is not None:
                 result = mate_result(mate)
                 on_info(result["lines"])
@@ -146,12 +192,9 @@ class SearchManager:
                 line = skill.choose(result["lines"], self.rng)
                 result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
                               pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
-            if limits.infinite or limits.ponder:
-                self._release.wait()
-            on_done(result)
+            return result
 
-        self._thread = threading.Thread(target=run, name="pyrope-search", daemon=True)
-        self._thread.start()
+        self._launch(work, limits, on_done)
 
     def _book_pick(self, board: Board, limits: Limits) -> BookPick | None:
         plays_on_clock = limits.uses_clock() or limits.movetime
@@ -165,21 +208,7 @@ class SearchManager:
         clock = self._clock
         if clock is not None and clock.pondering:
             self.search.ponderhit(clock.ponderhit())
-        if not self._infinite:
-            self._release.set()
-
-    def stop(self) -> None:
-        self._release.set()
-        self.search.stop()
-
-    @one_at_a_time
-    def finish(self) -> None:
-        """End any search now (its bestmove is still sent) and join its thread: commands that
-        change the engine's state must not wait for an infinite search that only `stop` ends."""
-        self.stop()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        super().ponderhit()
 
 
 def book_result(pick: BookPick) -> dict:

@@ -134,9 +134,44 @@ def book_report(pick: BookPick) -> list[str]:
     return lines
 
 
+def parse_setoption(args: list[str]) -> tuple[str, str]:
+    """(name, value) of `setoption name <id> [value <x>]`; both may hold spaces."""
+    text = " ".join(args)
+    if not text.startswith("name "):
+        raise UciError(f"setoption needs 'name <id> [value <x>]', got: {text}")
+    name, _, value = text[5:].partition(" value ")
+    return name.strip(), value.strip()
+
+
+def check_value(name: str, value: str) -> bool:
+    if value.lower() not in ("true", "false"):
+        raise UciError(f"{name} takes true or false, not {value!r}")
+    return value.lower() == "true"
+
+
+def spin_value(name: str, spin: SpinOption, value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise UciError(f"{name} takes a whole number, not {value!r}") from None
+    if not spin.minimum <= number <= spin.maximum:
+        raise UciError(f"{name} must be between {spin.minimum} and {spin.maximum}, not {number}")
+    return number
+
+
 class UciFrontEnd:
+    """UCI for chess. Another game's front-end (mill.uci) overrides the class attributes below and
+    the game's parts: uci (identity and options), setoption, checked_limits, start_search,
+    send_infos, send_bestmove, describe; the rest -- reading, position, go parsing, isready, stop,
+    perft, bench -- is shared."""
     go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
     board_style = PLAIN                 # how `d` draws the board; the command line sets it for a terminal
+    # The game's hooks: the errors that bad input raises, and the answer to `go` after the game's end.
+    errors: tuple[type[Exception], ...] = (UciError, FenError, IllegalMoveError, ParamFileError, BookError,
+                                           TablebaseError)
+    null_move = "0000"
+    bench_runner = staticmethod(run_bench)
+    bench_depth, bench_maximum = DEFAULT_DEPTH, BENCH_MAXIMUM
 
     def __init__(self, session: Session, write: Callable[[str], None]) -> None:
         self.session = session
@@ -172,7 +207,7 @@ class UciFrontEnd:
             if handler is None:
                 raise UciError(f"unknown command: {line.strip()}")
             handler(args)
-        except (UciError, FenError, IllegalMoveError, ParamFileError, BookError, TablebaseError) as error:
+        except self.errors as error:
             self.error(str(error))
         return True
 
@@ -205,11 +240,7 @@ class UciFrontEnd:
             self.error(f"{book.problem}; playing without a book")
 
     def setoption(self, args: list[str]) -> None:
-        text = " ".join(args)
-        if not text.startswith("name "):
-            raise UciError(f"setoption needs 'name <id> [value <x>]', got: {text}")
-        name, _, value = text[5:].partition(" value ")
-        name, value = name.strip(), value.strip()
+        name, value = parse_setoption(args)
         canonical = {key.lower(): key for key in (*SPIN_OPTIONS, *CHECK_OPTIONS, *BUTTONS, *STRING_OPTIONS)
                      }.get(name.lower())
         if canonical is None:
@@ -231,9 +262,7 @@ class UciFrontEnd:
             self.set_spin(canonical, value)
 
     def set_check(self, name: str, value: str) -> None:
-        if value.lower() not in ("true", "false"):
-            raise UciError(f"{name} takes true or false, not {value!r}")
-        enabled = value.lower() == "true"
+        enabled = check_value(name, value)
         if name == "UCI_Chess960":
             self.session.set_chess960(enabled)
         elif name == "Ponder":
@@ -252,13 +281,7 @@ class UciFrontEnd:
             self.manager.tablebases.rule50 = enabled
 
     def set_spin(self, name: str, value: str) -> None:
-        spin = SPIN_OPTIONS[name]
-        try:
-            number = int(value)
-        except ValueError:
-            raise UciError(f"{name} takes a whole number, not {value!r}") from None
-        if not spin.minimum <= number <= spin.maximum:
-            raise UciError(f"{name} must be between {spin.minimum} and {spin.maximum}, not {number}")
+        number = spin_value(name, SPIN_OPTIONS[name], value)
         if name == "Hash":
             granted = self.manager.set_hash(number)
             if granted < number:
@@ -302,14 +325,21 @@ class UciFrontEnd:
         if args[:1] == ["perft"]:
             self.perft(args[1:])
             return
-        limits = parse_go(args, self.error, self.go_aliases)
-        for move in limits.searchmoves:
-            self.session.board.move_code(move)      # raises IllegalMoveError naming the move
+        limits = self.checked_limits(parse_go(args, self.error, self.go_aliases))
         outcome = self.session.board.outcome()
         if not self.session.board.has_legal_moves():
             self.write(f"info string no legal moves: {outcome[1]}, {outcome[0]}")
-            self.write("bestmove 0000")
+            self.write(f"bestmove {self.null_move}")
             return
+        self.start_search(limits)
+
+    def checked_limits(self, limits: Limits) -> Limits:
+        """The game's hook: the limits this game can search with (searchmoves must be legal)."""
+        for move in limits.searchmoves:
+            self.session.board.move_code(move)      # raises IllegalMoveError naming the move
+        return limits
+
+    def start_search(self, limits: Limits) -> None:
         self.manager.start(self.session.board, limits, self.send_infos, self.send_bestmove)
 
     def send_infos(self, infos: list[dict]) -> None:
@@ -337,10 +367,11 @@ class UciFrontEnd:
         self.write("")
 
     def bench(self, args: list[str]) -> None:
-        if len(args) > 1 or (args and (not args[0].isdigit() or not 1 <= int(args[0]) <= BENCH_MAXIMUM)):
-            raise UciError(f"bench takes an optional depth from 1 to {BENCH_MAXIMUM}")
+        maximum = self.bench_maximum
+        if len(args) > 1 or (args and (not args[0].isdigit() or not 1 <= int(args[0]) <= maximum)):
+            raise UciError(f"bench takes an optional depth from 1 to {maximum}")
         self.manager.finish()
-        run_bench(self.write, int(args[0]) if args else DEFAULT_DEPTH)
+        self.bench_runner(self.write, int(args[0]) if args else self.bench_depth)
 
     def describe(self) -> str:
         board = self.session.board

@@ -26,10 +26,10 @@ class UgiFrontEnd(UciFrontEnd):
         self.commands.update(ugi=self.ugi, uginewgame=lambda args: self.session.new_game(), query=self.query)
 
     def ugi(self, args: list[str]) -> None:
-        # The identity and option lines are UCI's; only the closing word differs. A separate
-        # collector keeps them apart from info lines a running search may be writing.
+        # The identity and option lines are UCI's (this game's); only the closing word differs. A
+        # separate collector keeps them apart from info lines a running search may be writing.
         greeting: list[str] = []
-        UciFrontEnd(self.session, greeting.append).uci(args)
+        type(self)(self.session, greeting.append).uci(args)
         for line in greeting:
             self.write("ugiok" if line == "uciok" else line)
 

@@ -1,0 +1,94 @@
+"""MillManager: Mill's search manager, the shared search thread (play.manager.SearchThread) and
+clock (play.timeman) around MillSearcher.
+
+The Mill search has a single time limit, so a clock's move is given the time manager's target
+(Glaurung's max_time, never more than half of what is left after Move Overhead), and a fixed
+`movetime` all of itself less Move Overhead. Results are dicts in the shape the front-ends read:
+move, score (side to move, 100 = a stone), mate, depth, nodes, time_ms, pv.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from ..play.manager import SearchThread, one_at_a_time
+from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
+from .board import MillBoard
+from .search import MAX_DEPTH, MillSearcher, SearchResult
+
+# Completing a turn someone else began (Sanmill's split form): each completion's position is
+# searched this deep. Only needed when the engine did not begin the turn itself.
+COMPLETION_DEPTH = 4
+WON = 1_000_000
+DEFAULT_HASH_MB = 16
+
+
+class MillManager(SearchThread):
+    def __init__(self) -> None:
+        super().__init__(MillSearcher(hash_mb=DEFAULT_HASH_MB))
+        self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
+        self.hash_mb = DEFAULT_HASH_MB
+
+    @one_at_a_time
+    def set_hash(self, megabytes: int) -> int:
+        """The table in MB; returns the size granted (the old one when there is no memory for it)."""
+        self.finish()
+        try:
+            self.search.set_hash(megabytes)
+            self.hash_mb = megabytes
+        except MemoryError:
+            self.search.set_hash(self.hash_mb)
+        return self.hash_mb
+
+    @one_at_a_time
+    def set_algorithm(self, name: str) -> None:
+        self.finish()
+        self.search.set_algorithm(name)
+
+    @one_at_a_time
+    def evaluate(self, board: MillBoard) -> int:
+        """The static evaluation for the side to move (no search may run meanwhile)."""
+        self.finish()
+        return self.search.evaluate(board)
+
+    @one_at_a_time
+    def clear(self) -> None:
+        self.finish()
+        self.search.new_game()
+
+    @one_at_a_time
+    def start(self, board: MillBoard, limits: Limits, on_info: Callable[[list[dict]], None],
+              on_done: Callable[[dict], None], among: list[str] | None = None) -> None:
+        """Search a copy of `board`; `on_done(result)` is called once, from the search thread.
+        `among`: play one of these turns (the completions of a turn begun in split form)."""
+        self.finish()
+        limits = dataclasses.replace(limits, depth=min(limits.depth, MAX_DEPTH))     # deeper means nothing more
+        plan = plan_move(limits, board.white_to_move, self.move_overhead)
+        movetime = plan.max_time if plan is not None else None
+        board = board.copy()
+        self._arm(limits)
+
+        def work() -> dict:
+            if among is not None:
+                return self._complete(board, among)
+            result = self.search.search(board, depth=limits.depth or None, nodes=limits.nodes or None,
+                                        movetime_ms=movetime,
+                                        on_info=lambda info: on_info([dataclasses.asdict(info)]))
+            return dataclasses.asdict(result)
+
+        self._launch(work, limits, on_done)
+
+    def _complete(self, board: MillBoard, among: list[str]) -> dict:
+        """The best of `among` by a short search of each (the one there is, at once)."""
+        best, best_value = among[0], -WON - 1
+        winner = "1-0" if board.white_to_move else "0-1"
+        for turn in among if len(among) > 1 else ():
+            child = board.copy()
+            child.push(turn)
+            if child.is_game_over():
+                value = WON if child.result() == winner else 0 if child.result() == "1/2-1/2" else -WON
+            else:
+                value = -self.search.search(child, depth=COMPLETION_DEPTH).score
+            if value > best_value:
+                best, best_value = turn, value
+        return dataclasses.asdict(SearchResult(best, 0, None, 0, 0, 0, [best]))

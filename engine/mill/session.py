@@ -1,0 +1,84 @@
+"""MillSession: the Mill game a front-end talks about (play.game.GameSession): the position, the
+rules for the next game, and the search manager.
+
+Rule options are checked when they are set but act from the next new game or position: a game
+in progress keeps the rules it began with. In Sanmill's dialect (`split_turns`) a position may end
+inside a turn -- a mill closed, its removal not given yet -- and the engine then answers the
+removal; a turn the engine began itself is finished as it planned it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .board import MillBoard
+from .manager import MillManager
+from .notation import join_split, split
+from .rules import MillRules
+
+
+class MillSession:
+    def __init__(self) -> None:
+        self.rules = MillRules()            # for the next game
+        self.board = MillBoard()
+        self.manager = MillManager()
+        self.split_turns = False            # Sanmill's dialect: positions may end inside a turn
+        self.partial: str | None = None     # the begun turn after `board` (split_turns only)
+        self._planned: tuple[int, str] | None = None     # (key, turn) of the engine's last answer
+
+    def set_rule(self, name: str, value: str) -> bool:
+        """Set a rule option (Sanmill's name) or the Variant preset, which resets the others;
+        ValueError names a bad value. True when the game in progress keeps its old rules."""
+        if name == "Variant":
+            rules = MillRules.from_options(value)
+        else:
+            rules = MillRules.from_options("nine", **{**dataclasses.asdict(self.rules), name: value})
+        self.rules = rules
+        return bool(self.board.move_stack or self.partial) and self.board.rules != rules
+
+    def new_game(self) -> None:
+        self.board = MillBoard(**dataclasses.asdict(self.rules))
+        self.partial = None
+        self._planned = None
+        self.manager.clear()
+
+    def set_position(self, fen: str | None, moves: list[str]) -> None:
+        """`fen` (None: the start) under the rules set, then `moves` (split form accepted).
+        ValueError naming the fault, and the old position stays, if anything is wrong."""
+        board = MillBoard(fen, **dataclasses.asdict(self.rules))
+        turns = join_split(moves)
+        partial = None
+        board.push_moves(turns[:-1])
+        if turns:
+            try:
+                board.push(turns[-1])
+            except ValueError as error:
+                if not (self.split_turns and board.completions(turns[-1])):
+                    raise ValueError(f"Turn {len(turns)}: {error}") from None
+                partial = turns[-1]
+        self.board, self.partial = board, partial
+
+    def choices(self) -> list[str] | None:
+        """The turns the engine may answer with when the position ends inside a turn (the one it
+        planned, if this is that turn), else None: any legal turn."""
+        if self.partial is None:
+            return None
+        turns = self.board.completions(self.partial)
+        if self._planned is not None and self._planned[0] == self.board.key:
+            # The same turn whatever order its removals are written in.
+            planned = sorted(split(self._planned[1]))
+            turns = [turn for turn in turns if sorted(split(turn)) == planned] or turns
+        return turns
+
+    def remember(self, key: int, turn: str) -> None:
+        """The engine answered a first part of `turn` in the position `key`: finish it so when
+        asked for the rest."""
+        self._planned = (key, turn)
+
+    def perft_divide(self, depth: int) -> list[tuple[str, int]]:
+        board = self.board.copy()
+        counts = []
+        for turn in board.legal_moves():
+            board.push(turn)
+            counts.append((turn, board.perft(depth - 1)))
+            board.pop()
+        return counts
