@@ -1,0 +1,266 @@
+"""`pyrope train`: fit the NNUE to datagen's positions with PyTorch on the CPU, and export it quantised.
+
+Writes NET (the integer net, docs/nnue.md), NET's stem + .png (training and validation loss per
+epoch), + .json (provenance: command, commit, seed, input hashes, data volume, settings, losses,
+time, output hash) and a checkpoint per epoch in --checkpoints (model, optimiser, epoch, loss
+history): `--resume` continues from the last one exactly where an uninterrupted run would be,
+because nothing random happens after the seeded initialisation except each epoch's shuffle, which
+is drawn from (seed, epoch).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import json
+import math
+import os
+import shlex
+import sys
+import time
+
+import numpy
+
+from .. import console
+from ..nnue import netfile, reference
+from ..nnue.features import features
+from . import trainset
+
+DEFAULTS = {
+    # 256: the usual size of a first net of this shape; see docs/nnue.md for speed by size.
+    "hidden": 256,
+    # SCReLU: squared clipping learns more from the same accumulator size at the cost of one multiply.
+    "activation": "screlu",
+    # A quarter of the target from the game result: it adds what a 5000-node search misses, but a
+    # single game's result is noisy for any one of its positions.
+    "wdl": 0.25,
+    "epochs": 10,
+    "batch_size": 16384,
+    "lr": 0.001,
+    "lr_end": 0.00001,
+    "weight_decay": 0.01,
+    "validation": 0.05,
+    "seed": 1,
+}
+# What a checkpoint must share with the command that resumes it.
+FINGERPRINT = ["hidden", "activation", "wdl", "scale", "epochs", "batch_size", "lr", "lr_end", "weight_decay",
+               "validation", "seed"]
+CHECK_POSITIONS = 2000      # validation positions on which the quantised net is compared with the float one
+
+EXAMPLES = """\
+examples:
+  pyrope train ~/pyrope-data -o pyrope.nnue                  # a datagen directory
+  pyrope train a/positions/000001.bin b -o n.nnue --hidden 128 --epochs 4 --threads 1
+  pyrope train ~/pyrope-data -o pyrope.nnue --resume         # continue from the last checkpoint
+needs PyTorch: pip install "pyrope[train]" """
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EXAMPLES
+    parser.add_argument("data", nargs="+", metavar="DATA", help="shards (*.bin) or directories of them (datagen's)")
+    parser.add_argument("-o", "--output", required=True, metavar="NET", help="the net file to write")
+    parser.add_argument("--hidden", type=console.positive_int, default=DEFAULTS["hidden"],
+                        help="accumulator size per perspective (default %(default)s)")
+    parser.add_argument("--activation", choices=netfile.ACTIVATIONS, default=DEFAULTS["activation"],
+                        help="clipped ReLU or squared clipped ReLU (default %(default)s)")
+    parser.add_argument("--wdl", type=fraction, default=DEFAULTS["wdl"], metavar="LAMBDA",
+                        help="the target's share of the game result: 0 search score only, 1 result only "
+                             "(default %(default)s)")
+    parser.add_argument("--scale", type=console.positive_int, default=netfile.SCALE,
+                        help="centipawns per unit of output: target sigmoid(score / SCALE) (default %(default)s)")
+    parser.add_argument("--epochs", type=console.positive_int, default=DEFAULTS["epochs"])
+    parser.add_argument("--batch-size", type=console.positive_int, default=DEFAULTS["batch_size"])
+    parser.add_argument("--lr", type=float, default=DEFAULTS["lr"], help="AdamW's first learning rate (default %(default)s)")
+    parser.add_argument("--lr-end", type=float, default=DEFAULTS["lr_end"],
+                        help="the last learning rate, reached by a cosine decay over the run (default %(default)s)")
+    parser.add_argument("--weight-decay", type=float, default=DEFAULTS["weight_decay"])
+    parser.add_argument("--validation", type=fraction, default=DEFAULTS["validation"], metavar="FRACTION",
+                        help="share of the games held out for validation (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="initial weights and shuffles (default %(default)s)")
+    parser.add_argument("--threads", type=console.positive_int, default=os.cpu_count() or 1,
+                        help="PyTorch's threads (default: every core, %(default)s)")
+    parser.add_argument("--checkpoints", metavar="DIR", help="checkpoint directory (default: NET's stem + .checkpoints)")
+    parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in the directory")
+
+
+def fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 1")
+    return value
+
+
+def import_torch():
+    try:
+        import torch
+    except ImportError:
+        raise ValueError('pyrope train needs PyTorch, which is not installed: pip install "pyrope[train]"') from None
+    return torch
+
+
+def learning_rate(args: argparse.Namespace, progress: float) -> float:
+    """Cosine decay from --lr to --lr-end as `progress` goes from 0 to 1 over the whole run."""
+    return args.lr_end + (args.lr - args.lr_end) * 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
+def sidecar(output: str, suffix: str) -> str:
+    return os.path.splitext(output)[0] + suffix
+
+
+def batches(torch, records: numpy.ndarray, targets: numpy.ndarray, size: int, order: numpy.ndarray | None = None):
+    """(own features, other features, targets) tensors for each batch of `records`, in `order`."""
+    for start in range(0, len(records), size):
+        chosen = slice(start, start + size) if order is None else order[start:start + size]
+        own, other = features(records[chosen])
+        yield torch.from_numpy(own), torch.from_numpy(other), torch.from_numpy(targets[chosen])
+
+
+def mean_loss(torch, model, records: numpy.ndarray, targets: numpy.ndarray, size: int) -> float:
+    total = 0.0
+    with torch.no_grad():
+        for own, other, target in batches(torch, records, targets, size):
+            total += float(((torch.sigmoid(model(own, other)) - target) ** 2).sum())
+    return total / max(1, len(records))
+
+
+def checkpoint_paths(directory: str) -> list[str]:
+    return sorted(glob.glob(os.path.join(directory, "epoch-*.pt")))
+
+
+def fingerprint(args: argparse.Namespace, shards: dict) -> dict:
+    return {**{key: getattr(args, key) for key in FINGERPRINT}, "shards": sorted(shards.values())}
+
+
+def resume_state(torch, args: argparse.Namespace, directory: str, expected: dict):
+    """The last checkpoint's contents, or None for a fresh start; ValueError when the directory
+    holds checkpoints and --resume was not given, or the checkpoint is of other settings or data."""
+    found = checkpoint_paths(directory)
+    if not found:
+        if args.resume:
+            print(f"train: no checkpoint in {directory}; starting from the beginning")
+        return None
+    if not args.resume:
+        raise ValueError(f"{directory} already holds checkpoints: give --resume to continue from "
+                         f"{os.path.basename(found[-1])}, or another --checkpoints")
+    state = torch.load(found[-1], weights_only=False)
+    differing = [key for key in expected if state["fingerprint"].get(key) != expected[key]]
+    if differing:
+        raise ValueError(f"{found[-1]} was made with other {', '.join(differing).replace('shards', 'data')}; "
+                         f"resume with the same settings and data, or use another --checkpoints")
+    print(f"train: resuming after epoch {state['epoch']} from {found[-1]}")
+    return state
+
+
+def save_checkpoint(torch, directory: str, state: dict) -> None:
+    path = os.path.join(directory, f"epoch-{state['epoch']:03d}.pt")
+    torch.save(state, path + ".tmp")
+    os.replace(path + ".tmp", path)      # a run killed while saving leaves the previous checkpoint whole
+
+
+def plot(history: list[dict], path: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")       # no screen needed
+    from matplotlib import pyplot
+    figure, axes = pyplot.subplots(figsize=(6, 4), dpi=100)
+    epochs = [entry["epoch"] for entry in history]
+    axes.plot(epochs, [entry["train_loss"] for entry in history], marker="o", label="training")
+    axes.plot(epochs, [entry["validation_loss"] for entry in history], marker="o", label="validation")
+    axes.set_xlabel("epoch")
+    axes.set_ylabel("MSE of the expected score")
+    axes.set_title(os.path.basename(path))
+    axes.legend()
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)
+
+
+def quantisation_error(torch, model, net: netfile.Net, records: numpy.ndarray, scale: int) -> float:
+    """Mean |float - quantised| evaluation in centipawns over the first CHECK_POSITIONS records."""
+    sample = records[:CHECK_POSITIONS]
+    if not len(sample):
+        return 0.0
+    own, other = features(sample)
+    with torch.no_grad():
+        floats = model(torch.from_numpy(own), torch.from_numpy(other)).double().numpy() * scale
+    return float(numpy.abs(floats - reference.evaluate_records(net, sample)).mean())
+
+
+def run(args: argparse.Namespace) -> int:
+    torch = import_torch()
+    from .datagen import revision
+    from .network import Network
+
+    torch.set_num_threads(args.threads)
+    directory = args.checkpoints or sidecar(args.output, ".checkpoints")
+    data = trainset.load(args.data, args.validation, report=lambda text: print(f"train: {text}"))
+    expected = fingerprint(args, data.shards)
+    os.makedirs(directory, exist_ok=True)
+    state = resume_state(torch, args, directory, expected)
+    train_targets = trainset.targets(data.train, args.wdl, args.scale)
+    validation_targets = trainset.targets(data.validation, args.wdl, args.scale)
+    print(f"train: {len(data.train)} training and {len(data.validation)} validation positions from "
+          f"{len(data.shards)} shards ({len(data.skipped)} skipped); hidden {args.hidden} {args.activation}, "
+          f"wdl {args.wdl}, {args.epochs} epochs of batches of {args.batch_size}, {args.threads} threads", flush=True)
+
+    torch.manual_seed(args.seed)
+    model = Network(args.hidden, args.activation)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    history = []
+    if state is not None:
+        model.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        history = state["history"]
+    steps_per_epoch = math.ceil(len(data.train) / args.batch_size)
+    for epoch in range(len(history), args.epochs):
+        start = time.monotonic()
+        order = numpy.random.default_rng([args.seed, epoch]).permutation(len(data.train))
+        total = 0.0
+        bar = console.progress(total=len(data.train), unit="pos", unit_scale=True, desc=f"epoch {epoch + 1}/{args.epochs}")
+        for step, (own, other, target) in enumerate(batches(torch, data.train, train_targets, args.batch_size, order)):
+            for group in optimiser.param_groups:
+                group["lr"] = learning_rate(args, (epoch * steps_per_epoch + step) / (args.epochs * steps_per_epoch))
+            loss = ((torch.sigmoid(model(own, other)) - target) ** 2).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            model.clip()
+            total += loss.item() * len(target)
+            bar.update(len(target))
+        bar.close()
+        seconds = time.monotonic() - start
+        history.append({"epoch": epoch + 1, "train_loss": total / len(data.train),
+                        "validation_loss": mean_loss(torch, model, data.validation, validation_targets, args.batch_size),
+                        "seconds": round(seconds, 2), "positions_per_second": round(len(data.train) / seconds)})
+        print(f"train: epoch {epoch + 1}: training loss {history[-1]['train_loss']:.6f}, validation loss "
+              f"{history[-1]['validation_loss']:.6f}, {seconds:.1f} s, {history[-1]['positions_per_second']} positions/s",
+              flush=True)
+        save_checkpoint(torch, directory, {"epoch": epoch + 1, "model": model.state_dict(),
+                                           "optimiser": optimiser.state_dict(), "history": history,
+                                           "fingerprint": expected})
+        plot(history, sidecar(args.output, ".png"))
+
+    net = model.quantised(args.scale)
+    written = netfile.write(args.output, net)
+    error = quantisation_error(torch, model, net, data.validation, args.scale)
+    provenance = {
+        "command": shlex.join(["pyrope", "train", *sys.argv[2:]]) if sys.argv[1:2] == ["train"] else None,
+        "pyrope": revision(), "torch": torch.__version__, "threads": args.threads,
+        "settings": {key: getattr(args, key) for key in FINGERPRINT},
+        "inputs": data.shards, "skipped": data.skipped,
+        "positions": {"train": len(data.train), "validation": len(data.validation)},
+        "epochs": history, "final": history[-1] if history else None,
+        "training_seconds": round(sum(entry["seconds"] for entry in history), 1),
+        "quantisation_error_cp": round(error, 2),
+        "output": {"path": os.path.basename(args.output), "bytes": len(written),
+                   "sha256": hashlib.sha256(written).hexdigest()},
+    }
+    with open(sidecar(args.output, ".json"), "w") as handle:
+        json.dump(provenance, handle, indent=1)
+        handle.write("\n")
+    print(f"train: wrote {args.output} ({len(written)} bytes; float and quantised evaluations differ by "
+          f"{error:.1f} cp on average) and its .png and .json")
+    return 0
