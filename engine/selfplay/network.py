@@ -9,7 +9,7 @@ import numpy
 import torch
 
 from ..nnue import netfile
-from ..nnue.features import INPUTS, MAX_PIECES, PAD
+from ..nnue.features import INPUTS, PAD
 
 # Float weights are kept within these bounds so that the integers fit: an accumulator is the bias
 # plus at most 32 feature weights, 33 * 1.98 * QA = 16,662 < 32,767 (int16); an output weight is at
@@ -26,9 +26,10 @@ class Network(torch.nn.Module):
         self.ft_bias = torch.nn.Parameter(torch.zeros(hidden))
         self.out = torch.nn.Linear(2 * hidden, 1)
         with torch.no_grad():
-            # About 30 features are on: accumulators start with a spread of about 0.5, astride the
-            # activation's bend at 0 rather than deep in its flat or clipped parts.
-            bound = 1.0 / MAX_PIECES ** 0.5
+            # As a dense Linear(768, hidden) starts. Larger starting weights (1/sqrt(32), a spread
+            # of 0.5 over ~30 pieces) make the untrained net a hash of the position, which it then
+            # memorises: on 8,000 positions the validation loss stalled at the untrained one.
+            bound = 1.0 / INPUTS ** 0.5
             self.ft.weight.uniform_(-bound, bound)
             self.ft.weight[PAD] = 0.0
 

@@ -160,17 +160,18 @@ def save_checkpoint(torch, directory: str, state: dict) -> None:
     os.replace(path + ".tmp", path)      # a run killed while saving leaves the previous checkpoint whole
 
 
-def plot(history: list[dict], path: str) -> None:
+def plot(history: list[dict], untrained: float, path: str, title: str) -> None:
     import matplotlib
     matplotlib.use("Agg")       # no screen needed
     from matplotlib import pyplot
     figure, axes = pyplot.subplots(figsize=(6, 4), dpi=100)
     epochs = [entry["epoch"] for entry in history]
-    axes.plot(epochs, [entry["train_loss"] for entry in history], marker="o", label="training")
-    axes.plot(epochs, [entry["validation_loss"] for entry in history], marker="o", label="validation")
+    axes.plot(epochs, [entry["train_loss"] for entry in history], marker="o", label="training (mean over the epoch)")
+    axes.plot([0] + epochs, [untrained] + [entry["validation_loss"] for entry in history], marker="o",
+              label="validation (epoch 0: untrained)")
     axes.set_xlabel("epoch")
     axes.set_ylabel("MSE of the expected score")
-    axes.set_title(os.path.basename(path))
+    axes.set_title(f"pyrope train: {title}")
     axes.legend()
     axes.grid(alpha=0.3)
     figure.tight_layout()
@@ -210,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
     model = Network(args.hidden, args.activation)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     history = []
+    # The untrained net's validation loss: the mark that training must beat.
+    untrained = mean_loss(torch, model, data.validation, validation_targets, args.batch_size)
     if state is not None:
         model.load_state_dict(state["model"])
         optimiser.load_state_dict(state["optimiser"])
@@ -241,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         save_checkpoint(torch, directory, {"epoch": epoch + 1, "model": model.state_dict(),
                                            "optimiser": optimiser.state_dict(), "history": history,
                                            "fingerprint": expected})
-        plot(history, sidecar(args.output, ".png"))
+        plot(history, untrained, sidecar(args.output, ".png"), os.path.basename(args.output))
 
     net = model.quantised(args.scale)
     written = netfile.write(args.output, net)
@@ -252,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
         "settings": {key: getattr(args, key) for key in FINGERPRINT},
         "inputs": data.shards, "skipped": data.skipped,
         "positions": {"train": len(data.train), "validation": len(data.validation)},
-        "epochs": history, "final": history[-1] if history else None,
+        "untrained_validation_loss": untrained, "epochs": history, "final": history[-1] if history else None,
         "training_seconds": round(sum(entry["seconds"] for entry in history), 1),
         "quantisation_error_cp": round(error, 2),
         "output": {"path": os.path.basename(args.output), "bytes": len(written),
