@@ -52,7 +52,7 @@ examples:
   pyrope train ~/pyrope-data -o pyrope.nnue                  # a datagen directory
   pyrope train a/positions/000001.bin b -o n.nnue --hidden 128 --epochs 4 --threads 1
   pyrope train ~/pyrope-data -o pyrope.nnue --resume         # continue from the last checkpoint
-needs PyTorch: pip install "pyrope[train]" """
+needs PyTorch: pip install "pyrope[train]"; docs/nnue.md describes the options and the outputs"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,12 +68,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default %(default)s)")
     parser.add_argument("--scale", type=console.positive_int, default=netfile.SCALE,
                         help="centipawns per unit of output: target sigmoid(score / SCALE) (default %(default)s)")
-    parser.add_argument("--epochs", type=console.positive_int, default=DEFAULTS["epochs"])
-    parser.add_argument("--batch-size", type=console.positive_int, default=DEFAULTS["batch_size"])
+    parser.add_argument("--epochs", type=console.positive_int, default=DEFAULTS["epochs"],
+                        help="passes over the training positions (default %(default)s)")
+    parser.add_argument("--batch-size", type=console.positive_int, default=DEFAULTS["batch_size"],
+                        help="positions per step (default %(default)s)")
     parser.add_argument("--lr", type=float, default=DEFAULTS["lr"], help="AdamW's first learning rate (default %(default)s)")
     parser.add_argument("--lr-end", type=float, default=DEFAULTS["lr_end"],
                         help="the last learning rate, reached by a cosine decay over the run (default %(default)s)")
-    parser.add_argument("--weight-decay", type=float, default=DEFAULTS["weight_decay"])
+    parser.add_argument("--weight-decay", type=float, default=DEFAULTS["weight_decay"],
+                        help="AdamW's weight decay (default %(default)s)")
     parser.add_argument("--validation", type=fraction, default=DEFAULTS["validation"], metavar="FRACTION",
                         help="share of the games held out for validation (default %(default)s)")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="initial weights and shuffles (default %(default)s)")
@@ -200,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
     data = trainset.load(args.data, args.validation, report=lambda text: print(f"train: {text}"))
     expected = fingerprint(args, data.shards)
     os.makedirs(directory, exist_ok=True)
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     state = resume_state(torch, args, directory, expected)
     train_targets = trainset.targets(data.train, args.wdl, args.scale)
     validation_targets = trainset.targets(data.validation, args.wdl, args.scale)
