@@ -22,6 +22,8 @@ from pyrope import cli
 from pyrope.nnue import netfile, reference
 from pyrope.nnue.features import INPUTS, PAD, features
 from pyrope.selfplay import dataset, trainset
+from pyrope.selfplay import train as train_module
+from pyrope.selfplay.train import learning_rate
 
 try:
     import torch
@@ -241,19 +243,35 @@ def test_training_lowers_the_validation_loss_and_writes_its_records(positions, t
 
 
 @needs_torch
-def test_a_resumed_run_ends_as_an_uninterrupted_one(positions, tmp_path, capsys):
-    whole, cut = tmp_path / "whole.nnue", tmp_path / "cut.nnue"
+def test_a_resumed_run_ends_as_an_uninterrupted_one(positions, tmp_path, capsys, monkeypatch):
+    whole, cut, stopped = tmp_path / "whole.nnue", tmp_path / "cut.nnue", tmp_path / "stopped.nnue"
     assert train(positions, whole) == 0
     assert train(positions, cut) == 0
-    # As if killed during epoch 3: its checkpoint never written.
+    # As if killed during epoch 3, before any checkpoint within it.
     (tmp_path / "cut.checkpoints" / "epoch-003.pt").unlink()
     assert train(positions, cut) == 1
     assert "already holds checkpoints: give --resume" in capsys.readouterr().err
     assert train(positions, cut, "--hidden", "32", "--resume") == 1
     assert "made with other hidden" in capsys.readouterr().err
     assert train(positions, cut, "--resume") == 0
-    assert "resuming after epoch 2" in capsys.readouterr().out
+    assert "resuming after epoch 2 from" in capsys.readouterr().out
     assert cut.read_bytes() == whole.read_bytes()
+
+    # Ctrl-C at the 60th step (epoch 2, step 19 of 41), with a checkpoint every 8 steps.
+    steps = []
+
+    def interrupting(*args):
+        steps.append(args)
+        if len(steps) == 60:
+            raise KeyboardInterrupt
+        return learning_rate(*args)
+    monkeypatch.setattr(train_module, "learning_rate", interrupting)
+    assert train(positions, stopped, "--checkpoint-steps", "8") == 130
+    assert sorted(path.name for path in (tmp_path / "stopped.checkpoints").iterdir()) == ["epoch-001.pt", "partial.pt"]
+    assert train(positions, stopped, "--checkpoint-steps", "8", "--resume") == 0
+    assert "resuming after epoch 1 and 16 steps of the next" in capsys.readouterr().out
+    assert stopped.read_bytes() == whole.read_bytes()
+    assert not (tmp_path / "stopped.checkpoints" / "partial.pt").exists()
     losses = [[(entry["train_loss"], entry["validation_loss"]) for entry in json.loads(path.read_text())["epochs"]]
-              for path in (tmp_path / "cut.json", tmp_path / "whole.json")]
-    assert losses[0] == losses[1]
+              for path in (tmp_path / "cut.json", tmp_path / "stopped.json", tmp_path / "whole.json")]
+    assert losses[0] == losses[1] == losses[2]

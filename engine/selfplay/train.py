@@ -2,10 +2,10 @@
 
 Writes NET (the integer net, docs/nnue.md), NET's stem + .png (training and validation loss per
 epoch), + .json (provenance: command, commit, seed, input hashes, data volume, settings, losses,
-time, output hash) and a checkpoint per epoch in --checkpoints (model, optimiser, epoch, loss
-history): `--resume` continues from the last one exactly where an uninterrupted run would be,
-because nothing random happens after the seeded initialisation except each epoch's shuffle, which
-is drawn from (seed, epoch).
+time, output hash) and checkpoints in --checkpoints (model, optimiser, loss history, the step
+within the epoch) at each epoch's end and every --checkpoint-steps batches: `--resume` continues
+from the newest exactly where an uninterrupted run would be, because nothing random happens after
+the seeded initialisation except each epoch's shuffle, which is drawn from (seed, epoch).
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from .. import console
 from ..nnue import netfile, reference
 from ..nnue.features import features
 from . import trainset
+from .datagen import revision
 
 DEFAULTS = {
     # 256: the usual size of a first net of this shape; see docs/nnue.md for speed by size.
@@ -41,10 +42,13 @@ DEFAULTS = {
     "weight_decay": 0.01,
     "validation": 0.05,
     "seed": 1,
+    # 16 million positions: some 13 minutes of one core at hidden 256, all a killed run then loses.
+    "checkpoint_steps": 1000,
 }
 # What a checkpoint must share with the command that resumes it.
 FINGERPRINT = ["hidden", "activation", "wdl", "scale", "epochs", "batch_size", "lr", "lr_end", "weight_decay",
                "validation", "seed"]
+PARTIAL = "partial.pt"      # the checkpoint within an epoch, removed once the epoch's own is written
 CHECK_POSITIONS = 2000      # validation positions on which the quantised net is compared with the float one
 
 EXAMPLES = """\
@@ -84,6 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="PyTorch's threads (default: every core, %(default)s)")
     parser.add_argument("--checkpoints", metavar="DIR", help="checkpoint directory (default: NET's stem + .checkpoints)")
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in the directory")
+    parser.add_argument("--checkpoint-steps", type=console.positive_int, default=DEFAULTS["checkpoint_steps"],
+                        metavar="STEPS", help="also checkpoint every STEPS batches within an epoch (default %(default)s)")
 
 
 def fraction(text: str) -> float:
@@ -114,8 +120,9 @@ def sidecar(output: str, suffix: str) -> str:
 
 
 def batches(torch, records: numpy.ndarray, targets: numpy.ndarray, size: int, order: numpy.ndarray | None = None):
-    """(own features, other features, targets) tensors for each batch of `records`, in `order`."""
-    for start in range(0, len(records), size):
+    """(own features, other features, targets) tensors for each batch of `records`, or of the
+    records `order` lists, in that order."""
+    for start in range(0, len(records) if order is None else len(order), size):
         chosen = slice(start, start + size) if order is None else order[start:start + size]
         own, other = features(records[chosen])
         yield torch.from_numpy(own), torch.from_numpy(other), torch.from_numpy(targets[chosen])
@@ -129,36 +136,35 @@ def mean_loss(torch, model, records: numpy.ndarray, targets: numpy.ndarray, size
     return total / max(1, len(records))
 
 
-def checkpoint_paths(directory: str) -> list[str]:
-    return sorted(glob.glob(os.path.join(directory, "epoch-*.pt")))
-
-
 def fingerprint(args: argparse.Namespace, shards: dict) -> dict:
     return {**{key: getattr(args, key) for key in FINGERPRINT}, "shards": sorted(shards.values())}
 
 
 def resume_state(torch, args: argparse.Namespace, directory: str, expected: dict):
-    """The last checkpoint's contents, or None for a fresh start; ValueError when the directory
-    holds checkpoints and --resume was not given, or the checkpoint is of other settings or data."""
-    found = checkpoint_paths(directory)
+    """The newest checkpoint's contents (an epoch's, or PARTIAL's from within the next epoch), or
+    None for a fresh start; ValueError when the directory holds checkpoints and --resume was not
+    given, or the checkpoint is of other settings or data."""
+    found = sorted(glob.glob(os.path.join(directory, "epoch-*.pt")))[-1:] + glob.glob(os.path.join(directory, PARTIAL))
     if not found:
         if args.resume:
             print(f"train: no checkpoint in {directory}; starting from the beginning")
         return None
     if not args.resume:
-        raise ValueError(f"{directory} already holds checkpoints: give --resume to continue from "
-                         f"{os.path.basename(found[-1])}, or another --checkpoints")
-    state = torch.load(found[-1], weights_only=False)
+        raise ValueError(f"{directory} already holds checkpoints: give --resume to continue, or another --checkpoints")
+    # A run killed between writing an epoch's checkpoint and removing PARTIAL leaves an older PARTIAL.
+    path, state = max(((path, torch.load(path, weights_only=False)) for path in found),
+                      key=lambda item: (len(item[1]["history"]), item[1]["progress"].get("step", 0)))
     differing = [key for key in expected if state["fingerprint"].get(key) != expected[key]]
     if differing:
-        raise ValueError(f"{found[-1]} was made with other {', '.join(differing).replace('shards', 'data')}; "
+        raise ValueError(f"{path} was made with other {', '.join(differing).replace('shards', 'data')}; "
                          f"resume with the same settings and data, or use another --checkpoints")
-    print(f"train: resuming after epoch {state['epoch']} from {found[-1]}")
+    steps = state["progress"].get("step")
+    print(f"train: resuming after epoch {len(state['history'])}"
+          + (f" and {steps} steps of the next" if steps else "") + f" from {path}")
     return state
 
 
-def save_checkpoint(torch, directory: str, state: dict) -> None:
-    path = os.path.join(directory, f"epoch-{state['epoch']:03d}.pt")
+def save_checkpoint(torch, path: str, state: dict) -> None:
     torch.save(state, path + ".tmp")
     os.replace(path + ".tmp", path)      # a run killed while saving leaves the previous checkpoint whole
 
@@ -195,7 +201,6 @@ def quantisation_error(torch, model, net: netfile.Net, records: numpy.ndarray, s
 
 def run(args: argparse.Namespace) -> int:
     torch = import_torch()
-    from .datagen import revision
     from .network import Network
 
     torch.set_num_threads(args.threads)
@@ -214,42 +219,68 @@ def run(args: argparse.Namespace) -> int:
     torch.manual_seed(args.seed)
     model = Network(args.hidden, args.activation)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    history = []
     # The untrained net's validation loss: the mark that training must beat.
     untrained = mean_loss(torch, model, data.validation, validation_targets, args.batch_size)
+    history, progress = [], {}
     if state is not None:
         model.load_state_dict(state["model"])
         optimiser.load_state_dict(state["optimiser"])
-        history = state["history"]
-    steps_per_epoch = math.ceil(len(data.train) / args.batch_size)
+        # progress: within the epoch a PARTIAL checkpoint stopped in, its step, summed loss and seconds.
+        history, progress = state["history"], state["progress"]
+
+    def checkpoint(name: str, **progress) -> None:
+        save_checkpoint(torch, os.path.join(directory, name), {
+            "history": history, "progress": progress, "model": model.state_dict(),
+            "optimiser": optimiser.state_dict(), "fingerprint": expected})
+
     for epoch in range(len(history), args.epochs):
-        start = time.monotonic()
-        order = numpy.random.default_rng([args.seed, epoch]).permutation(len(data.train))
-        total = 0.0
-        bar = console.progress(total=len(data.train), unit="pos", unit_scale=True, desc=f"epoch {epoch + 1}/{args.epochs}")
-        for step, (own, other, target) in enumerate(batches(torch, data.train, train_targets, args.batch_size, order)):
-            for group in optimiser.param_groups:
-                group["lr"] = learning_rate(args, (epoch * steps_per_epoch + step) / (args.epochs * steps_per_epoch))
-            loss = ((torch.sigmoid(model(own, other)) - target) ** 2).mean()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            model.clip()
-            total += loss.item() * len(target)
-            bar.update(len(target))
-        bar.close()
-        seconds = time.monotonic() - start
+        total, seconds = train_epoch(torch, args, model, optimiser, data.train, train_targets, epoch, progress,
+                                     checkpoint)
+        progress = {}
         history.append({"epoch": epoch + 1, "train_loss": total / len(data.train),
                         "validation_loss": mean_loss(torch, model, data.validation, validation_targets, args.batch_size),
-                        "seconds": round(seconds, 2), "positions_per_second": round(len(data.train) / seconds)})
+                        "seconds": round(seconds, 2), "positions_per_second": round(len(data.train) / max(seconds, 1e-9))})
         print(f"train: epoch {epoch + 1}: training loss {history[-1]['train_loss']:.6f}, validation loss "
               f"{history[-1]['validation_loss']:.6f}, {seconds:.1f} s, {history[-1]['positions_per_second']} positions/s",
               flush=True)
-        save_checkpoint(torch, directory, {"epoch": epoch + 1, "model": model.state_dict(),
-                                           "optimiser": optimiser.state_dict(), "history": history,
-                                           "fingerprint": expected})
+        checkpoint(f"epoch-{epoch + 1:03d}.pt")
+        if os.path.exists(os.path.join(directory, PARTIAL)):
+            os.remove(os.path.join(directory, PARTIAL))
         plot(history, untrained, sidecar(args.output, ".png"), os.path.basename(args.output))
+    write_outputs(torch, args, model, data, history, untrained)
+    return 0
 
+
+def train_epoch(torch, args, model, optimiser, records, targets, epoch: int, resumed: dict, checkpoint):
+    """One pass over `records` in the epoch's order, from step `resumed["step"]` on when resuming
+    within the epoch (`resumed` then also holds the summed loss and seconds before it); returns the
+    summed loss and the seconds."""
+    order = numpy.random.default_rng([args.seed, epoch]).permutation(len(records))
+    steps = math.ceil(len(records) / args.batch_size)
+    first = resumed.get("step", 0)
+    total = resumed.get("total", 0.0)
+    start = time.monotonic() - resumed.get("seconds", 0.0)
+    done = min(len(records), first * args.batch_size)
+    bar = console.progress(total=len(records), initial=done, unit="pos", unit_scale=True,
+                           desc=f"epoch {epoch + 1}/{args.epochs}")
+    for step, (own, other, target) in enumerate(batches(torch, records, targets, args.batch_size, order[done:]), first):
+        for group in optimiser.param_groups:
+            group["lr"] = learning_rate(args, (epoch * steps + step) / (args.epochs * steps))
+        loss = ((torch.sigmoid(model(own, other)) - target) ** 2).mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        model.clip()
+        total += loss.item() * len(target)
+        bar.update(len(target))
+        if (step + 1) % args.checkpoint_steps == 0 and step + 1 < steps:
+            checkpoint(PARTIAL, step=step + 1, total=total, seconds=time.monotonic() - start)
+    bar.close()
+    return total, time.monotonic() - start
+
+
+def write_outputs(torch, args: argparse.Namespace, model, data: trainset.TrainingSet, history: list, untrained: float) -> None:
+    """The quantised net, and its provenance beside it."""
     net = model.quantised(args.scale)
     written = netfile.write(args.output, net)
     error = quantisation_error(torch, model, net, data.validation, args.scale)
@@ -270,4 +301,3 @@ def run(args: argparse.Namespace) -> int:
         handle.write("\n")
     print(f"train: wrote {args.output} ({len(written)} bytes; float and quantised evaluations differ by "
           f"{error:.1f} cp on average) and its .png and .json")
-    return 0
