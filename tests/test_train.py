@@ -153,12 +153,16 @@ def test_damaged_shards_are_named_and_skipped(tmp_path):
     bad = bytearray(good)
     bad[3 * 32 + 30] = 9        # record 3's result byte
     (tmp_path / "c.bin").write_bytes(bytes(bad))
+    bad = bytearray(good)
+    bad[5 * 32 + 8 + 2] |= 0x07         # record 5's fifth piece: code 7
+    (tmp_path / "d.bin").write_bytes(bytes(bad))
     said = []
     data = trainset.load([str(tmp_path)], 0.0, report=said.append)
     assert len(data.train) == 40 and list(data.shards) == [str(tmp_path / "a.bin")]
     assert said == [f"{tmp_path / 'b.bin'}: truncated at byte 1248 (1275 bytes is not a whole number of 32-byte "
                     "records); shard skipped",
-                    f"{tmp_path / 'c.bin'}: bad record at byte 96 (a result byte beyond 2); shard skipped"]
+                    f"{tmp_path / 'c.bin'}: bad record at byte 96 (a result byte beyond 2); shard skipped",
+                    f"{tmp_path / 'd.bin'}: bad record at byte 160 (a piece code out of range); shard skipped"]
     with pytest.raises(ValueError, match="no such file or directory: .*nothing"):
         trainset.load([str(tmp_path / "nothing")], 0.0)
 

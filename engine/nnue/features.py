@@ -23,8 +23,7 @@ def features(records: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
     """For an array of records (dataset.record_dtype()): the side to move's and the other side's
     feature indices, two int64 arrays of shape (len(records), 32), each row in square order and
     padded with PAD."""
-    occupancy = numpy.ascontiguousarray(records["occupancy"], dtype="<u8")
-    bits = numpy.unpackbits(occupancy.view(numpy.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    bits = occupancy_bits(records)
     rows, squares = numpy.nonzero(bits)      # row-major: each record's occupied squares in ascending order
     counts = bits.sum(axis=1, dtype=numpy.int64)
     # A piece's slot is its rank among its record's occupied squares: its nibble in `pieces`.
@@ -44,6 +43,7 @@ def features(records: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
     return own, other
 
 
-def side_to_move_sign(records: numpy.ndarray) -> numpy.ndarray:
-    """+1 where white is to move, -1 where black is: turns white's point of view into the mover's."""
-    return numpy.where(records["stm_ep"] & 0x80, -1, 1).astype(numpy.int64)
+def occupancy_bits(records: numpy.ndarray) -> numpy.ndarray:
+    """uint8 (len(records), 64): 1 where a square is occupied, a1 first."""
+    occupancy = numpy.ascontiguousarray(records["occupancy"], dtype="<u8")
+    return numpy.unpackbits(occupancy.view(numpy.uint8).reshape(-1, 8), axis=1, bitorder="little")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy
 
+from ..nnue.features import occupancy_bits
 from . import dataset
 
 _HASH_MULTIPLIER = numpy.uint64(0x9E3779B97F4A7C15)     # Fibonacci hashing: spreads consecutive numbers
@@ -51,13 +52,11 @@ def shard_paths(inputs: list[str]) -> list[str]:
 
 def first_bad_record(records: numpy.ndarray) -> tuple[int, str] | None:
     """(index, reason) of the first record that is not a valid one, or None."""
-    occupancy = numpy.ascontiguousarray(records["occupancy"], dtype="<u8")
-    bits = numpy.unpackbits(occupancy.view(numpy.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    counts = bits.sum(axis=1)
+    counts = occupancy_bits(records).sum(axis=1)
     nibbles = numpy.stack([records["pieces"] & 15, records["pieces"] >> 4], axis=2).reshape(-1, 32)
     used = numpy.arange(32) < counts[:, None]
     checks = [(counts > 32, "more than 32 pieces"),
-              (((nibbles & 7) > 6) & used, "a piece code out of range"),
+              ((((nibbles & 7) > 6) & used).any(axis=1), "a piece code out of range"),
               ((((nibbles == 5) & used).sum(axis=1) != 1) | (((nibbles == 13) & used).sum(axis=1) != 1),
                "not one king a side"),
               (records["result"] > 2, "a result byte beyond 2"),
