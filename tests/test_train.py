@@ -109,7 +109,8 @@ def test_reference_is_symmetric_and_by_hand():
     # A colour-flipped position with the other side to move is the same position to the mover.
     net = random_net(32, "screlu", seed=3)
     for board in random_positions(50, seed=6):
-        assert reference.evaluate(net, board.fen()) == reference.evaluate(net, board.mirror().fen())
+        assert reference.evaluate(net, board.fen()) == reference.evaluate(net, board.mirror().fen()) \
+            == reference.evaluate(net, dataset.encode(board.fen(), -77, "0-1"))
     # One hidden unit, kings only: an accumulator is 100 plus 50 for the mover's own king on e1 (as
     # seen by it) plus 400 for the other king on e8, clipped at QA = 255.
     net = netfile.Net(1, "crelu", numpy.zeros((INPUTS, 1), "<i2"), numpy.array([100], "<i2"),
