@@ -280,3 +280,25 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(positions, tmp_path, capsys,
     losses = [[(entry["train_loss"], entry["validation_loss"]) for entry in json.loads(path.read_text())["epochs"]]
               for path in (tmp_path / "cut.json", tmp_path / "stopped.json", tmp_path / "whole.json")]
     assert losses[0] == losses[1] == losses[2]
+
+
+def test_validation_is_held_out_by_game(positions, tmp_path):
+    shards = sorted((positions / "positions").glob("*.bin"))
+    held = 0
+    for path in shards:
+        records, _ = trainset.read_shard(str(path))
+        games = trainset.game_numbers(str(path), len(records))
+        mask = trainset.held_out(games, 0.2)
+        for game in numpy.unique(games):        # a game is wholly on one side
+            assert len(set(mask[games == game])) == 1
+        held += mask.sum()
+    data = trainset.load([str(positions)], 0.2)
+    assert len(data.validation) == held and 0.1 < held / (len(data.train) + held) < 0.3
+    # A shard without its games file beside it is split by position.
+    (tmp_path / "lone.bin").write_bytes(shards[0].read_bytes())
+    records, _ = trainset.read_shard(str(tmp_path / "lone.bin"))
+    assert trainset.game_numbers(str(tmp_path / "lone.bin"), len(records)) is None
+    lone = trainset.load([str(tmp_path / "lone.bin")], 0.2)
+    assert len(lone.train) + len(lone.validation) == len(records)
+    assert numpy.array_equal(numpy.sort(lone.validation, order="occupancy"),
+                             numpy.sort(records[trainset.held_out(trainset.position_keys(records), 0.2)], order="occupancy"))
