@@ -22,8 +22,6 @@ from pyrope import cli
 from pyrope.nnue import netfile, reference
 from pyrope.nnue.features import INPUTS, PAD, features
 from pyrope.selfplay import dataset, trainset
-from pyrope.selfplay import train as train_module
-from pyrope.selfplay.train import learning_rate
 
 try:
     import torch
@@ -171,7 +169,7 @@ def test_damaged_shards_are_named_and_skipped(tmp_path):
 def test_without_torch_the_command_names_the_extra(monkeypatch, capsys, tmp_path):
     monkeypatch.setitem(__import__("sys").modules, "torch", None)
     assert cli.main(["train", str(tmp_path), "-o", str(tmp_path / "n.nnue")]) == 1
-    assert 'pip install "pyrope[train]"' in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith('pyrope train: torch is not installed (pip install "pyrope[train]"')
 
 
 @needs_torch
@@ -263,14 +261,16 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(positions, tmp_path, capsys,
     assert cut.read_bytes() == whole.read_bytes()
 
     # Ctrl-C at the 60th step (epoch 2, step 19 of 41), with a checkpoint every 8 steps.
+    from pyrope.selfplay import trainer
+    trainer_learning_rate = trainer.learning_rate
     steps = []
 
     def interrupting(*args):
         steps.append(args)
         if len(steps) == 60:
             raise KeyboardInterrupt
-        return learning_rate(*args)
-    monkeypatch.setattr(train_module, "learning_rate", interrupting)
+        return trainer_learning_rate(*args)
+    monkeypatch.setattr(trainer, "learning_rate", interrupting)
     assert train(positions, stopped, "--checkpoint-steps", "8") == 130
     assert sorted(path.name for path in (tmp_path / "stopped.checkpoints").iterdir()) == ["epoch-001.pt", "partial.pt"]
     assert train(positions, stopped, "--checkpoint-steps", "8", "--resume") == 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy
 
-INPUTS = 768
+from .netfile import INPUTS
 MAX_PIECES = 32
 PAD = INPUTS        # the index that fills a position's unused slots: an all-zero row, added as nothing
 _UNMOVED_ROOK = 6   # marlinformat's code for a rook that keeps a castling right: a rook as an input

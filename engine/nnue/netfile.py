@@ -10,9 +10,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-import numpy
-
-from .features import INPUTS
+INPUTS = 768        # 2 colours x 6 piece types x 64 squares; features.py says how a position sets them
 
 MAGIC = b"PYRNNUE\0"
 VERSION = 1
@@ -43,6 +41,7 @@ class Net:
     scale: int = SCALE
 
     def payload(self) -> bytes:
+        import numpy
         return b"".join([numpy.ascontiguousarray(self.ft_weights, dtype="<i2").tobytes(),
                          numpy.ascontiguousarray(self.ft_bias, dtype="<i2").tobytes(),
                          numpy.ascontiguousarray(self.out_weights, dtype="<i2").tobytes(),
@@ -86,6 +85,7 @@ def from_bytes(data: bytes, name: str = "the net file") -> Net:
     if len(data) != HEADER_SIZE + size:
         raise NetFileError(f"{name} is {'truncated' if len(data) < HEADER_SIZE + size else 'too long'}: "
                            f"{len(data)} bytes, expected {HEADER_SIZE + size}")
+    import numpy        # here, not above: importing this module (`pyrope train --help` does) needs no NumPy
     stored, = struct.unpack_from("<I", data, _HEADER.size)
     payload = data[HEADER_SIZE:]
     if zlib.crc32(payload, zlib.crc32(data[:_HEADER.size])) != stored:
