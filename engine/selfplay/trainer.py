@@ -208,7 +208,8 @@ def write_outputs(args: argparse.Namespace, model, data: trainset.TrainingSet, h
     written = netfile.write(args.output, net)
     error = quantisation_error(model, net, data.validation, args.scale)
     provenance = {
-        "command": shlex.join(["pyrope", "train", *sys.argv[2:]]) if sys.argv[1:2] == ["train"] else None,
+        # None when the trainer was called from Python (a test) rather than by the command.
+        "command": shlex.join(["pyrope", *sys.argv[1:]]) if "train" in sys.argv[1:] else None,
         "pyrope": revision(), "torch": torch.__version__, "threads": args.threads,
         "settings": {key: getattr(args, key) for key in FINGERPRINT},
         "inputs": data.shards, "skipped": data.skipped,
