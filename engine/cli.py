@@ -42,6 +42,7 @@ SUBCOMMANDS = {
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
     "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, the Mill search's node count and speed"),
     "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
+    "train": (".selfplay.train", "train the NNUE on datagen's positions (PyTorch, CPU) and write it quantised"),
 }
 
 DESCRIPTION = """\

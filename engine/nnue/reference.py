@@ -1,0 +1,55 @@
+"""The quantised net's forward pass in NumPy: the definition of the integer arithmetic that the
+core's inference must reproduce exactly (docs/nnue.md), and the oracle its tests compare against.
+
+Integer steps, for each position (side to move's accumulator `us`, the other's `them`):
+  acc  = ft_bias + sum of ft_weights[f] over the perspective's features    (fits int16: weights clipped)
+  v    = clamp(acc, 0, QA)
+  crelu:  out = sum(v_us * w[0]) + sum(v_them * w[1]) + out_bias           (scale QA*QB)
+  screlu: out = trunc(sum(v_us^2 * w[0] + v_them^2 * w[1]) / QA) + out_bias
+  cp   = trunc(out * SCALE / (QA * QB))                                    (side to move's point of view)
+Sums are exact (64-bit here); trunc rounds toward zero as C's integer division does.
+"""
+from __future__ import annotations
+
+import numpy
+
+from ..selfplay import dataset
+from .features import features
+from .netfile import Net
+
+
+def _trunc_div(numerator: numpy.ndarray, denominator: int) -> numpy.ndarray:
+    return numpy.sign(numerator) * (numpy.abs(numerator) // denominator)
+
+
+CHUNK = 1024       # positions gathered at a time: 32 x hidden values each
+
+
+def accumulators(net: Net, indices: numpy.ndarray) -> numpy.ndarray:
+    """int64 (positions, hidden): each position's accumulator from its (PAD-padded) feature indices."""
+    # Row PAD is zeros, so padding adds nothing.
+    weights = numpy.vstack([net.ft_weights.astype(numpy.int64), numpy.zeros((1, net.hidden), numpy.int64)])
+    return net.ft_bias.astype(numpy.int64) + weights[indices].sum(axis=1)
+
+
+def evaluate_records(net: Net, records: numpy.ndarray) -> numpy.ndarray:
+    """int64 centipawns, side to move's point of view, for an array of dataset records."""
+    return numpy.concatenate([_evaluate_chunk(net, records[start:start + CHUNK])
+                              for start in range(0, len(records), CHUNK)] or [numpy.zeros(0, numpy.int64)])
+
+
+def _evaluate_chunk(net: Net, records: numpy.ndarray) -> numpy.ndarray:
+    own, other = features(records)
+    halves = [numpy.clip(accumulators(net, indices), 0, net.qa) for indices in (own, other)]
+    weights = net.out_weights.astype(numpy.int64)
+    if net.activation == "screlu":
+        out = _trunc_div(sum((half * half) @ weights[side] for side, half in enumerate(halves)), net.qa)
+    else:
+        out = sum(half @ weights[side] for side, half in enumerate(halves))
+    return _trunc_div((out + net.out_bias) * net.scale, net.qa * net.qb)
+
+
+def evaluate(net: Net, position) -> int:
+    """Centipawns for the side to move: `position` is a FEN or one 32-byte dataset record."""
+    record = position if isinstance(position, bytes) else dataset.encode(position, 0, "1/2-1/2")
+    return int(evaluate_records(net, numpy.frombuffer(record, dtype=dataset.record_dtype()))[0])
