@@ -497,6 +497,7 @@ cdef class MillCore:
         return total
 
 
+include "mill_db.pxi"
 include "mill_eval.pxi"
 include "mill_tt.pxi"
 include "mill_search.pxi"

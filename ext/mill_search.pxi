@@ -16,6 +16,7 @@ cdef enum:
     MAX_PLY = 100
     MATE = 32000                # a won game end, minus the turns it takes
     MATE_BOUND = MATE - MAX_PLY # scores beyond this are game ends
+    NO_SCORE = -2 * MATE        # no database value
     INF = 32001
     BUF_MOVES = MAX_MOVES * 8   # move lists of a search path, stacked
     POLL_MASK = 2047            # look at the clock every 2048 nodes
@@ -39,6 +40,8 @@ ctypedef struct SearchState:
     int stopped
     unsigned long long nodes, max_nodes
     double start_ms, deadline_ms
+    const DBCtx* db         # endgame databases probed below the root (NULL: none)
+    unsigned long long tbhits
 
 
 cdef Move NO_MOVE     # what a table miss holds: no point, no removal
@@ -188,6 +191,24 @@ cdef inline void poll(SearchState* s) noexcept nogil:
         s.stopped = 1
 
 
+cdef inline int db_score(SearchState* s, const Pos* p, int ply) noexcept nogil:
+    """The database's score of a placement-free position, or NO_SCORE: not loaded, or a win or
+    loss farther than the move-count rule leaves (tables ignore that rule; such ones are searched)."""
+    cdef int e, d, limit
+    if p.hand[0] or p.hand[1] or p.pending:
+        return NO_SCORE
+    e = db_probe(s.db, p.bb[p.side], p.bb[1 - p.side])
+    if e < 0:
+        return NO_SCORE
+    if e == 0:
+        return 0
+    d = e - 1
+    limit = move_limit(&s.r, p)
+    if limit > 0 and d > limit - p.quiet:
+        return NO_SCORE
+    return MATE - (ply + d) if d % 2 else -(MATE - (ply + d))
+
+
 cdef int search(SearchState* s, int alpha, int beta, int depth, int ply) noexcept nogil:
     """Negamax value of s.pos (fail-soft) within (alpha, beta); 0 and s.stopped once a limit hits."""
     cdef Pos* p = &s.pos
@@ -211,6 +232,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply) noexcep
         return 0
     if not has_turn(r, p):
         return -(MATE - ply) if r.stalemate_action == 0 else 0
+    if s.db != NULL and ply > 0:
+        v = db_score(s, p, ply)
+        if v != NO_SCORE:
+            s.tbhits += 1
+            return v
     if depth <= 0 or ply >= MAX_PLY - 1 or s.used + MAX_MOVES > BUF_MOVES:
         return evaluate(r, p, s.w)
     hit.move = NO_MOVE

@@ -18,6 +18,7 @@ cdef class MillSearch:
     cdef bint busy
     cdef Move best          # the last finished iteration's best move (the first ordered before)
     cdef int depth_done
+    cdef object database    # the MillDBCore probed, kept alive while attached
 
     def __cinit__(self):
         self.s = <SearchState*>calloc(1, sizeof(SearchState))
@@ -75,6 +76,18 @@ cdef class MillSearch:
         for i in range(NWEIGHTS):
             self.s.w[i] = values[i]
 
+    def set_database(self, MillDBCore database):
+        """Probe database's attached sections below the root (None: none); its rules must be the
+        searched game's (the caller checks)."""
+        self._idle()
+        self.database = database
+        self.s.db = database.c if database is not None else NULL
+
+    @property
+    def tbhits(self):
+        """Database probes that answered, in the current or last search."""
+        return self.s.tbhits
+
     def stop(self):
         """End the running search at its next node, or the next one if none runs yet."""
         store_flag(&self.s.stop, 1)
@@ -111,6 +124,7 @@ cdef class MillSearch:
         memcpy(s.hist, core.hist, (core.n + 1) * sizeof(uint64_t))
         s.root_n = core.n
         s.nodes = 0
+        s.tbhits = 0
         s.max_nodes = nodes if nodes > 0 else <unsigned long long>-1
         s.start_ms = now_ms()
         s.deadline_ms = s.start_ms + movetime_ms if movetime_ms > 0 else 1e300

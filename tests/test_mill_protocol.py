@@ -306,7 +306,7 @@ def test_terminal_commands_and_their_errors():
         assert "1. white d6" in text and "5. white f6xd2" in text and "Took back 5. white f6xd2" in text
         assert "'f6' must take 1 stone, not 0." in text
         assert "7 .-----------.-----------." in text and "  a   b   c   d   e   f   g" in text
-        assert "No Mill endgame database is loaded" in text
+        assert "Mill endgame databases from" in text and "classes 3-3, 4-3, 4-4, 5-3" in text
         assert "Static evaluation: " in text and "perft 2: " in text
         assert "That FEN cannot be used: A Mill FEN has 7 fields" in text
         assert "Unknown Mill variant 'tenmen'" in text and "The rules stay as they were." in text

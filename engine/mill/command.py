@@ -1,16 +1,20 @@
-"""`pyrope mill`: Mill tools from the command line (today: bench, the search's node-count signature)."""
+"""`pyrope mill`: Mill tools from the command line: bench (the search's node-count signature) and db
+(endgame databases: build, info, probe, verify)."""
 from __future__ import annotations
 
 import argparse
 
 from .. import console
 from .bench import DEFAULT_DEPTH, POSITIONS, run_bench
+from .db import command as db_command
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = ("examples:\n"
                      "  pyrope mill bench             depth 9, 16 MB, PVS\n"
-                     "  pyrope mill bench 10 --algorithm mtdf --hash 64")
+                     "  pyrope mill bench 10 --algorithm mtdf --hash 64\n"
+                     "  pyrope mill db build --variant nine --classes 3-3,4-3,4-4 --out mill-db\n"
+                     "  pyrope mill db probe 'O.@/.../.O./.@..@./.../.../..O b 0 0 0 0 30'")
     actions = parser.add_subparsers(dest="mill_command", required=True, metavar="ACTION")
     bench = actions.add_parser(
         "bench", help="search fixed positions; print the node count (the search's signature) and speed",
@@ -21,8 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="search depth in turns (default %(default)s)")
     bench.add_argument("--hash", type=int, default=16, help="transposition table in MB (default 16)")
     bench.add_argument("--algorithm", choices=("pvs", "mtdf"), default="pvs", help="root search (default pvs)")
+    db_command.add_arguments(actions.add_parser(
+        "db", help="endgame databases: build, info, probe, verify",
+        description="Mill endgame databases: placement-free classes solved by retrograde analysis."))
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.mill_command == "db":
+        return db_command.run(args)
     run_bench(lambda line: print(line, flush=True), args.depth, args.hash, args.algorithm)
     return 0

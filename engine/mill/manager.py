@@ -14,6 +14,9 @@ from typing import Callable
 from ..play.manager import SearchThread, one_at_a_time
 from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
 from .board import MillBoard
+from .db import tables
+from .db.probe import DEFAULT_DIR, MillDatabase
+from .rules import MillRules
 from .search import MAX_DEPTH, MillSearcher, SearchResult
 
 # Completing a turn someone else began (Sanmill's split form): each completion's position is
@@ -28,6 +31,27 @@ class MillManager(SearchThread):
         super().__init__(MillSearcher(hash_mb=DEFAULT_HASH_MB))
         self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
         self.hash_mb = DEFAULT_HASH_MB
+        self.db_path = str(DEFAULT_DIR) if DEFAULT_DIR.is_dir() else ""
+        self._databases: dict[bytes, MillDatabase] = {}     # by rules fingerprint, loaded when first needed
+
+    @one_at_a_time
+    def set_db_path(self, path: str, rules: MillRules) -> list[str]:
+        """Databases from `path` ("" or <empty>: none); loads those of `rules` at once and returns
+        what could not be used, one line a file."""
+        self.finish()
+        self.db_path = "" if path.strip() in ("", "<empty>") else path.strip()
+        self._databases.clear()
+        database = self.database(rules)
+        return database.errors if database is not None else []
+
+    def database(self, rules: MillRules) -> MillDatabase | None:
+        """The databases of `rules` under db_path (None: no path)."""
+        if not self.db_path:
+            return None
+        key = tables.fingerprint(rules)
+        if key not in self._databases:
+            self._databases[key] = MillDatabase(rules, self.db_path)
+        return self._databases[key]
 
     @one_at_a_time
     def set_hash(self, megabytes: int) -> int:
@@ -73,7 +97,8 @@ class MillManager(SearchThread):
                 return self._complete(board, among)
             result = self.search.search(board, depth=limits.depth or None, nodes=limits.nodes or None,
                                         movetime_ms=movetime,
-                                        on_info=lambda info: on_info([dataclasses.asdict(info)]))
+                                        on_info=lambda info: on_info([dataclasses.asdict(info)]),
+                                        database=self.database(board.rules))
             return dataclasses.asdict(result)
 
         self._launch(work, limits, on_done)

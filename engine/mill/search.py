@@ -11,6 +11,7 @@ from typing import Callable
 
 from .._mill import ALGORITHMS, DEFAULT_WEIGHTS, MATE_SCORE, MATE_THRESHOLD, MAX_DEPTH, WEIGHT_NAMES, MillSearch
 from .board import MillBoard
+from .db.probe import MillDatabase, fits_move_count
 
 # The evaluation's named weights and their hand-set defaults (100: one stone); see docs/mill.md.
 WEIGHTS: dict[str, int] = dict(zip(WEIGHT_NAMES, DEFAULT_WEIGHTS))
@@ -36,6 +37,7 @@ class SearchInfo:
     time_ms: int
     nps: int
     pv: list[str]
+    tbhits: int = 0     # database probes that answered
 
 
 @dataclass(frozen=True)
@@ -98,11 +100,12 @@ class MillSearcher:
         return self._search.evaluate(board._core)
 
     def search(self, board: MillBoard, depth: int | None = None, nodes: int | None = None,
-               movetime_ms: float | None = None, on_info: Callable[[SearchInfo], None] | None = None
-               ) -> SearchResult:
+               movetime_ms: float | None = None, on_info: Callable[[SearchInfo], None] | None = None,
+               database: MillDatabase | None = None) -> SearchResult:
         """Search `board` (copied at the start: the caller may change it meanwhile) until the first
         of the given limits, stop() or a proven game end; without limits, until stop() (or depth
-        MAX_DEPTH). ValueError for a bad limit or a finished game."""
+        MAX_DEPTH). ValueError for a bad limit or a finished game. `database` (of the board's
+        rules): a position of its classes is played from it, others probe it below the root."""
         for name, value, low in (("depth", depth, 1), ("nodes", nodes, 1), ("movetime_ms", movetime_ms, 0)):
             if value is not None and (not isinstance(value, (int, float)) or value < low):
                 raise ValueError(f"The {name} limit must be {low} or more, not {value!r}.")
@@ -113,16 +116,42 @@ class MillSearcher:
 
         def report(done: int, score: int, count: int, ms: float, pv: list) -> None:
             info = SearchInfo(done, score, mate_in(score), count, int(ms), int(count * 1000 / ms) if ms > 0 else 0,
-                              notation(fen, rules, pv))
+                              notation(fen, rules, pv), self._search.tbhits)
             last.append(info)
             if on_info is not None:
                 on_info(info)
 
-        move, score, done, count, ms = self._search.run(
-            board._core, depth or MAX_DEPTH, nodes or 0, movetime_ms or 0.0, ALGORITHMS[self.algorithm], report)
+        if database is not None and not board.is_game_over():
+            perfect = self._from_database(board, database, on_info)
+            if perfect is not None:
+                return perfect
+        self._search.set_database(database.core if database is not None else None)
+        try:
+            move, score, done, count, ms = self._search.run(
+                board._core, depth or MAX_DEPTH, nodes or 0, movetime_ms or 0.0, ALGORITHMS[self.algorithm], report)
+        finally:
+            self._search.set_database(None)
         text = notation(fen, rules, [move])[0]
         pv = last[-1].pv if last else [text]
         return SearchResult(text, score, mate_in(score) if done else None, done, count, int(ms), pv)
+
+    @staticmethod
+    def _from_database(board: MillBoard, database: MillDatabase, on_info) -> SearchResult | None:
+        """The database's perfect turn at the root, unless the position is outside its classes or
+        its win does not fit in what the move-count rule leaves."""
+        position = board._core.position()
+        best = database.best_turn(position)
+        if best is None or not fits_move_count(board.rules, position, best[1]):
+            return None
+        move, value = best
+        if value.distance is None:
+            score = 0
+        else:
+            score = MATE_SCORE - value.distance if value.result == "win" else -(MATE_SCORE - value.distance)
+        text = board._text(move)
+        if on_info is not None:
+            on_info(SearchInfo(1, score, mate_in(score), 0, 0, 0, [text], tbhits=1))
+        return SearchResult(text, score, mate_in(score), 1, 0, 0, [text])
 
 
 def notation(fen: str, rules: dict, moves: list[tuple[int, int, int]]) -> list[str]:

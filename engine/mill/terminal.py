@@ -15,8 +15,6 @@ from .rules import VARIANTS, MillRules
 from .search import WEIGHTS
 from .session import MillSession
 
-NO_DATABASE = ("No Mill endgame database is loaded: Pyrope cannot build or read Mill databases yet, "
-               "so its play comes from the search alone.")
 
 HELP = f"""\
 Type a turn to play it: d6 places a stone, d6-d5 slides (or flies) one, and a turn that closes a
@@ -63,8 +61,26 @@ class MillTerminalFrontEnd(TerminalBase):
             "fen": self.fen,
             "d": self.draw,
             "eval": self.eval,
-            "db": lambda args: self.write(NO_DATABASE),
+            "db": self.database,
         })
+
+    def database(self, args: list[str]) -> None:
+        """The endgame databases the game's rules use, and this position's value if they hold it."""
+        board = self.session.board
+        database = self.manager.database(board.rules)
+        if database is None or not database.classes:
+            where = self.manager.db_path or "no directory (MillDBPath is empty)"
+            self.write(f"No Mill endgame database is loaded for these rules from {where}; "
+                       "play comes from the search alone.")
+        else:
+            classes = ", ".join(f"{a}-{b}" for a, b in database.classes)
+            self.write(f"Mill endgame databases from {self.manager.db_path}: classes {classes}.")
+        for error in database.errors if database is not None else ():
+            self.write(error)
+        value = database.probe(board._core.position()) if database is not None else None
+        if value is not None:
+            distance = f" in {value.distance} turns" if value.distance is not None else ""
+            self.write(f"This position: {board.turn} to move, {value.result}{distance}.")
 
     # --- the game's hooks -----------------------------------------------------------------
 

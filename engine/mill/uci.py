@@ -42,7 +42,7 @@ SPINS = {
 CHECKS = {field.name: getattr(NINE, field.name) for field in dataclasses.fields(MillRules)
           if isinstance(getattr(NINE, field.name), bool)}
 COMBOS = {"Algorithm": ("pvs", tuple(ALGORITHMS)), "Variant": ("nine", tuple(VARIANTS))}
-OPTIONS = (*SPINS, *CHECKS, *COMBOS, "Clear Hash")
+OPTIONS = (*SPINS, *CHECKS, *COMBOS, "Clear Hash", "MillDBPath")
 
 
 class MillUciFrontEnd(UciFrontEnd):
@@ -68,6 +68,7 @@ class MillUciFrontEnd(UciFrontEnd):
         for name, (default, values) in COMBOS.items():
             self.write(f"option name {name} type combo default {default} " + " ".join(f"var {v}" for v in values))
         self.write("option name Clear Hash type button")
+        self.write(f"option name MillDBPath type string default {self.manager.db_path or '<empty>'}")
         self.write("uciok")
 
     def setoption(self, args: list[str]) -> None:
@@ -86,6 +87,9 @@ class MillUciFrontEnd(UciFrontEnd):
             self.manager.move_overhead = spin_value(canonical, SPINS[canonical], value)
         elif canonical == "MoveTime":
             self.move_time = spin_value(canonical, SPINS[canonical], value)
+        elif canonical == "MillDBPath":
+            for error in self.manager.set_db_path(value, self.session.rules):
+                self.write(f"info string {error}")
         elif canonical == "Algorithm":
             if value.lower() not in ALGORITHMS:
                 raise UciError(f"Algorithm takes {' or '.join(ALGORITHMS)}, not {value!r}")
@@ -126,7 +130,7 @@ class MillUciFrontEnd(UciFrontEnd):
         for info in infos:
             score = f"mate {info['mate']}" if info["mate"] is not None else f"cp {info['score']}"
             self.write(f"info depth {info['depth']} score {score} nodes {info['nodes']} nps {info['nps']} "
-                       f"time {info['time_ms']} pv {' '.join(self.tokens(info['pv']))}")
+                       f"time {info['time_ms']} tbhits {info['tbhits']} pv {' '.join(self.tokens(info['pv']))}")
 
     def send_bestmove(self, result: dict, key: int, given: int) -> None:
         """`given`: the tokens of the turn the GUI has played already (split form)."""
