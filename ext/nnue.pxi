@@ -14,6 +14,7 @@ cdef enum:
     NNUE_ALIGN = 64             # a cache line: every accumulator and weight column starts on one
     NNUE_MAX_QA = 255           # keeps v^2 * w inside int32 for any int16 w (255^2 * 32768 < 2^31)
     NNUE_MAX_SCALE = 65535      # keeps out * SCALE inside int64 for every hidden size
+    NNUE_MAX_CP = 20000         # evaluations stay clear of the search's tablebase and mate scores
 
 
 cdef struct Net:
@@ -29,6 +30,7 @@ cdef struct Net:
     int generation              # changes with every load, so positions drop accumulators of another net
 
 cdef Net NET                    # hidden == 0: no net loaded
+cdef bint NNUE_ENABLED = True   # the Use NNUE option: the net evaluates when one is loaded
 cdef int NNUE_FEATURE[2][16][64]   # feature index of a piece on a square from each perspective
 
 
@@ -166,6 +168,17 @@ cdef int nnue_evaluate(Position* p) noexcept nogil:
     return <int>(out * NET.scale // (NET.qa * NET.qb))
 
 
+cdef inline bint nnue_active(Position* p) noexcept nogil:
+    """Whether evaluate() asks the net: one is loaded and wanted, and the position has room for
+    its accumulators (when memory runs out the hand-crafted evaluation answers)."""
+    return NNUE_ENABLED and NET.hidden != 0 and nnue_reserve(p) == 0
+
+
+cdef inline int nnue_search_value(Position* p) noexcept nogil:
+    cdef int cp = nnue_evaluate(p)
+    return cp if -NNUE_MAX_CP <= cp <= NNUE_MAX_CP else (NNUE_MAX_CP if cp > 0 else -NNUE_MAX_CP)
+
+
 # ---------------------------------------------------------------------------------------------
 # Python side (not hot): loading a net that pyrope.nnue.netfile has read and checked.
 # ---------------------------------------------------------------------------------------------
@@ -221,6 +234,12 @@ def nnue_unload():
     NET.ft_weights = NET.ft_bias = NET.out_weights = NULL
     NET.hidden = 0
     NET.generation += 1
+
+
+def nnue_enable(bint enabled):
+    """Use NNUE: evaluate with the loaded net (True) or the hand-crafted evaluation (False)."""
+    global NNUE_ENABLED
+    NNUE_ENABLED = enabled
 
 
 def nnue_loaded():

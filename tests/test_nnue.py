@@ -3,11 +3,14 @@ that defines it: equal values, exactly, over random games; and the accumulators 
 move (lazily, from the pieces each move changed) equal to a full refresh after pushes, pops and
 null moves."""
 import random
+import subprocess
 
 import chess
 import pytest
 
 numpy = pytest.importorskip("numpy")
+
+from engine_command import PYROPE
 
 import pyrope
 from pyrope import _core
@@ -151,3 +154,43 @@ def test_without_a_net_or_with_one_out_of_range():
     with pytest.raises(ValueError, match="beyond int16"):
         _core.nnue_load(net)
     assert _core.nnue_loaded() == 0
+
+
+def converse(*commands):
+    text = "\n".join(commands + ("quit",)) + "\n"
+    result = subprocess.run([PYROPE], input=text, capture_output=True, text=True, timeout=120, check=True)
+    return result.stdout.splitlines()
+
+
+def depth_one_scores(lines):
+    """The score of each `go depth 1` in order (its last info line's)."""
+    scores, last = [], None
+    for line in lines:
+        if " score cp " in line:
+            last = int(line.split(" score cp ")[1].split()[0])
+        elif line.startswith("bestmove"):
+            scores.append(last)
+    return scores
+
+
+def test_uci_nnuefile_and_use_nnue(tmp_path):
+    """The net decides the score when loaded and Use NNUE is on; a bad file is named with its fault
+    in one info string and the net in use stays; Use NNUE off gives the hand-crafted score back."""
+    net = random_net(256, seed=5)
+    good = tmp_path / "good.nnue"
+    data = netfile.write(str(good), net)
+    truncated = tmp_path / "truncated.nnue"
+    truncated.write_bytes(data[:1000])
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    search = (f"position fen {fen}", "go depth 1")
+    lines = converse("uci", "setoption name OwnBook value false", *search, f"setoption name NNUEFile value {good}", *search,
+                     f"setoption name NNUEFile value {truncated}", *search,
+                     "setoption name Use NNUE value false", *search)
+    assert "option name NNUEFile type string default <empty>" in lines
+    assert "option name Use NNUE type check default true" in lines
+    errors = [line for line in lines if line.startswith("info string")]
+    assert len(errors) == 1 and "truncated.nnue" in errors[0] and "truncated" in errors[0].split(".nnue")[1]
+    handcrafted, with_net, after_bad_file, switched_off = depth_one_scores(lines)
+    assert with_net == after_bad_file != handcrafted == switched_off
+    # Depth 1 with quiescence: the root's score is some leaf's net value, within the clamp.
+    assert abs(with_net) <= 20000
