@@ -194,3 +194,16 @@ def test_uci_nnuefile_and_use_nnue(tmp_path):
     assert with_net == after_bad_file != handcrafted == switched_off
     # Depth 1 with quiescence: the root's score is some leaf's net value, within the clamp.
     assert abs(with_net) <= 20000
+
+
+def test_bench_with_a_net_is_deterministic():
+    """The bench signature with the random hidden-256 net (docs/nnue.md): any change to the
+    inference or to how the search calls it must explain a different count."""
+    from pyrope.play.bench import run_bench
+    _core.nnue_load(random_net(256, seed=5))
+    assert run_bench(lambda line: None) == 810565
+    _core.nnue_enable(False)
+    try:
+        assert run_bench(lambda line: None) == 3180067
+    finally:
+        _core.nnue_enable(True)
