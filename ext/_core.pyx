@@ -6,6 +6,7 @@ include "bitboard.pxi"
 include "position.pxi"
 include "movegen.pxi"
 include "perft.pxi"
+include "nnue.pxi"
 include "evaluate.pxi"
 include "tt.pxi"
 include "search.pxi"
@@ -20,4 +21,5 @@ init_syzygy()
 init_dtm()
 init_zobrist()
 init_evaluation()
+init_nnue()
 init_search_tables()

@@ -226,6 +226,7 @@ cdef class Board:
 
     def __dealloc__(self):
         free(self.pos.states)
+        nnue_release(&self.pos)
 
     def __init__(self, fen=STARTING_FEN, *, chess960=False):
         self.pos.chess960 = bool(chess960)
@@ -237,6 +238,8 @@ cdef class Board:
         cdef StateInfo root
         cdef StateInfo* states = self.pos.states
         cdef int capacity = self.pos.capacity
+        cdef int16_t* nnue_acc = self.pos.nnue_acc
+        cdef int nnue_slots = self.pos.nnue_slots, nnue_generation = self.pos.nnue_generation
         parsed.states = &root
         parsed.capacity = 1
         clear_position(&parsed)
@@ -245,6 +248,7 @@ cdef class Board:
         memcpy(&self.pos, &parsed, sizeof(Position))
         self.pos.states = states
         self.pos.capacity = capacity
+        self.pos.nnue_acc, self.pos.nnue_slots, self.pos.nnue_generation = nnue_acc, nnue_slots, nnue_generation
         states[0] = root
         self.pos.st = states
         self.history = []
@@ -329,7 +333,10 @@ cdef class Board:
         if not self.history:
             raise IndexError("no move to take back")
         m = self.history.pop()
-        undo_move(&self.pos, m)
+        if m == MOVE_NULL:
+            undo_null_move(&self.pos)
+        else:
+            undo_move(&self.pos, m)
         return move_uci(&self.pos, m)
 
     def is_check(self):
@@ -397,6 +404,22 @@ cdef class Board:
     def evaluate(self):
         """Static evaluation in centipawns from the side to move's point of view."""
         return py_evaluate(&self.pos)
+
+    def nnue_evaluate(self):
+        """The loaded net's evaluation (pyrope.nnue_load) in centipawns, side to move's point of view."""
+        return py_nnue_evaluate(&self.pos)
+
+    def nnue_accumulators(self, *, refresh=False):
+        """The net's (white's, black's) accumulators for this position as lists: as kept up to date
+        move by move, or with refresh=True computed from scratch. For tests."""
+        return py_nnue_accumulators(&self.pos, refresh)
+
+    def push_null(self):
+        """Pass the turn (as the search's null move does); pop() takes it back."""
+        if reserve_plies(&self.pos, 1) < 0:
+            raise MemoryError()
+        do_null_move(&self.pos)
+        self.history.append(MOVE_NULL)
 
     def eval_terms(self):
         """{term: (mg, eg)} with each term white minus black, plus 'phase' (24 = all pieces on,

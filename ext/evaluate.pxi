@@ -523,7 +523,9 @@ cdef inline int evaluate_traced(Position* p, PawnTable* pt, Score* trace, int* p
 
 
 cdef int evaluate(Position* p, PawnTable* pt) noexcept nogil:
-    """Centipawns from the side to move's point of view."""
+    """Centipawns from the side to move's point of view: the net's when one is in use (nnue.pxi)."""
+    if nnue_active(p):
+        return nnue_search_value(p)
     return evaluate_traced(p, pt, NULL, NULL, NULL)
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 # Castling is encoded "king takes own rook", which serves standard chess and Chess960 alike.
 
 from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport int16_t, uint8_t
 from libc.string cimport memcpy
 
 cdef extern from "polyglot_random.h":
@@ -66,6 +67,13 @@ cdef struct StateInfo:
     int rule50
     int plies_from_null
     int captured        # piece captured by the move that led here
+    # The pieces that move changed, for the net's accumulators (nnue.pxi): each leaves dirty_from
+    # and arrives on dirty_to, NO_SQ for neither (a capture leaves, a promotion's piece arrives).
+    uint8_t dirty_count
+    uint8_t dirty_piece[3]
+    uint8_t dirty_from[3]
+    uint8_t dirty_to[3]
+    uint8_t nnue_ready  # this ply's accumulators are computed, in the position's nnue_acc
 
 cdef struct Position:
     u64 by_type[7]      # index 0 unused; PAWN..KING
@@ -83,6 +91,9 @@ cdef struct Position:
     StateInfo* states   # history stack owned by whoever owns the position
     StateInfo* st       # current state inside that stack
     int capacity        # number of StateInfo slots in states
+    int16_t* nnue_acc   # the net's accumulator pairs, one per state slot, allocated on first use
+    int nnue_slots      # state slots nnue_acc has room for
+    int nnue_generation # the net they were computed with (nnue.pxi)
 
 cdef u64 PSQ_KEY[16][64]
 cdef u64 CASTLING_KEY[16]
@@ -189,6 +200,11 @@ cdef void do_move(Position* p, Move m) noexcept nogil:
     st.rule50 = old.rule50 + 1
     st.plies_from_null = old.plies_from_null + 1
     st.ep = NO_SQ
+    st.nnue_ready = 0
+    st.dirty_count = 1
+    st.dirty_piece[0] = piece
+    st.dirty_from[0] = frm
+    st.dirty_to[0] = to
     if old.ep != NO_SQ:
         key ^= EP_KEY[file_of(old.ep)]
     if kind == CASTLING:
@@ -199,6 +215,11 @@ cdef void do_move(Position* p, Move m) noexcept nogil:
         remove_piece(p, to)
         put_piece(p, make_piece(us, KING), kto)
         put_piece(p, make_piece(us, ROOK), rto)
+        st.dirty_to[0] = kto
+        st.dirty_piece[1] = make_piece(us, ROOK)
+        st.dirty_from[1] = to
+        st.dirty_to[1] = rto
+        st.dirty_count = 2
         key ^= PSQ_KEY[make_piece(us, KING)][frm] ^ PSQ_KEY[make_piece(us, KING)][kto] \
              ^ PSQ_KEY[make_piece(us, ROOK)][to] ^ PSQ_KEY[make_piece(us, ROOK)][rto]
     else:
@@ -210,6 +231,10 @@ cdef void do_move(Position* p, Move m) noexcept nogil:
             remove_piece(p, capsq)
             key ^= PSQ_KEY[captured][capsq]
             st.rule50 = 0
+            st.dirty_piece[1] = captured
+            st.dirty_from[1] = capsq
+            st.dirty_to[1] = NO_SQ
+            st.dirty_count = 2
         move_piece(p, frm, to)
         key ^= PSQ_KEY[piece][frm] ^ PSQ_KEY[piece][to]
         if type_of(piece) == PAWN:
@@ -224,6 +249,11 @@ cdef void do_move(Position* p, Move m) noexcept nogil:
                 remove_piece(p, to)
                 put_piece(p, promoted, to)
                 key ^= PSQ_KEY[piece][to] ^ PSQ_KEY[promoted][to]
+                st.dirty_to[0] = NO_SQ
+                st.dirty_piece[st.dirty_count] = promoted
+                st.dirty_from[st.dirty_count] = NO_SQ
+                st.dirty_to[st.dirty_count] = to
+                st.dirty_count += 1
     lost = st.castling & (p.castling_mask[frm] | p.castling_mask[to])
     if lost:
         key ^= CASTLING_KEY[st.castling] ^ CASTLING_KEY[st.castling & ~lost]
@@ -271,6 +301,8 @@ cdef void do_null_move(Position* p) noexcept nogil:
     st.rule50 += 1
     st.plies_from_null = 0
     st.captured = 0
+    st.dirty_count = 0
+    st.nnue_ready = 0
     p.st = st
     p.side ^= 1
     p.game_ply += 1
@@ -366,12 +398,14 @@ cdef void clear_position(Position* p) noexcept nogil:
     p.st.rule50 = 0
     p.st.plies_from_null = 0
     p.st.captured = 0
+    p.st.dirty_count = 0
+    p.st.nnue_ready = 0
 
 
 cdef int copy_position(Position* dst, Position* src, int extra_plies) noexcept nogil:
     """Deep copy with a fresh state stack holding src's history plus room for extra_plies.
     Returns 0 on success, -1 when memory runs out (dst is then untouched)."""
-    cdef int used = <int>(src.st - src.states) + 1
+    cdef int used = <int>(src.st - src.states) + 1, i
     cdef StateInfo* states = <StateInfo*>malloc((used + extra_plies) * sizeof(StateInfo))
     if states == NULL:
         return -1
@@ -380,6 +414,11 @@ cdef int copy_position(Position* dst, Position* src, int extra_plies) noexcept n
     dst.states = states
     dst.st = states + used - 1
     dst.capacity = used + extra_plies
+    # The accumulators stay with src: dst computes its own when it first needs them.
+    dst.nnue_acc = NULL
+    dst.nnue_slots = 0
+    for i in range(used):
+        states[i].nnue_ready = 0
     return 0
 
 

@@ -65,6 +65,7 @@ cdef class Search:
             for i in range(MAX_WORKERS):
                 if self.workers[i] != NULL:
                     free(self.workers[i].pos.states)
+                    nnue_release(&self.workers[i].pos)
                     pawn_table_free(&self.workers[i].pawns)
                     free(self.workers[i])
             free(self.workers)
@@ -210,6 +211,7 @@ cdef class Search:
                 w = self.workers[i]
                 free(w.pos.states)
                 w.pos.states = NULL
+                nnue_release(&w.pos)
                 # Room for the deepest ply plus the states a tablebase probe plays through.
                 if copy_position(&w.pos, &board.pos, MAX_SEARCH_PLY + TB_PROBE_PLIES + 8) < 0:
                     raise MemoryError()

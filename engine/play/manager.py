@@ -21,7 +21,8 @@ import random
 import threading
 from typing import Callable
 
-from .._core import Board, Search, default_eval_params, load_eval_params, set_eval_params
+from .._core import Board, Search, default_eval_params, load_eval_params, nnue_enable, nnue_load, nnue_unload, set_eval_params
+from ..nnue import netfile
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, Skill
 from .tablebases import MateLine, RootRanking, TablebasePlayer, table_score
@@ -126,6 +127,33 @@ class SearchManager(SearchThread):
             set_eval_params(default_eval_params())
         else:
             load_eval_params(path)
+
+    @one_at_a_time
+    def load_net(self, path: str | None) -> None:
+        """The learned evaluation's net from `path` (None: none, the hand-crafted evaluation plays).
+        A bad file raises NetFileError naming it and the fault, and the net in use stays. The hash
+        table is cleared with a new evaluation: its entries hold the old one's values."""
+        self.finish()
+        try:
+            if path is None:
+                nnue_unload()
+            else:
+                nnue_load(netfile.read(path))
+        except ImportError as error:
+            raise netfile.NetFileError(f"cannot load the net file {path}: it needs NumPy ({error.name} "
+                                       "is missing; pip install numpy)") from None
+        except netfile.NetFileError:
+            raise
+        except ValueError as error:
+            raise netfile.NetFileError(f"{path} cannot be used: {error}") from None
+        self.search.clear()
+
+    @one_at_a_time
+    def use_net(self, enabled: bool) -> None:
+        """Use NNUE: evaluate with the loaded net (True) or the hand-crafted evaluation (False)."""
+        self.finish()
+        nnue_enable(enabled)
+        self.search.clear()
 
     @one_at_a_time
     def load_tablebases(self, path: str) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 
 from .. import __version__
 from .._core import BookError, FenError, IllegalMoveError, ParamFileError, TablebaseError
+from ..nnue.netfile import NetFileError
 from ..book.player import DEFAULT_DEPTH as BOOK_DEPTH, MAX_DEPTH as BOOK_MAX_DEPTH, BookPick
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.session import Session
@@ -32,7 +33,7 @@ PERFT_MAXIMUM = 12
 BENCH_MAXIMUM = 64
 GO_FLAGS = ("infinite", "ponder")
 BUTTONS = ("Clear Hash",)
-STRING_OPTIONS = ("EvalFile", "BookFile", "SyzygyPath", "PyropeTBPath")
+STRING_OPTIONS = ("EvalFile", "NNUEFile", "BookFile", "SyzygyPath", "PyropeTBPath")
 EMPTY = ("", "<empty>")
 
 
@@ -61,7 +62,8 @@ SPIN_OPTIONS = {
 # Check options and their defaults. Ponder: the GUI may ponder (the time manager then plans a
 # little more per move); UCI_AnalyseMode: analysis, always at full strength; UCI_ShowWDL: win/draw/
 # loss chances on every score; UCI_LimitStrength: play at UCI_Elo; OwnBook (on when a book was
-# found at start) and BookVariety: play from the opening book, weighted-random or heaviest move.
+# found at start) and BookVariety: play from the opening book, weighted-random or heaviest move;
+# Use NNUE: evaluate with the net of NNUEFile when one is loaded (none ships yet), else hand-crafted.
 CHECK_OPTIONS = {
     "OwnBook": True,
     "BookVariety": True,
@@ -71,6 +73,7 @@ CHECK_OPTIONS = {
     "UCI_AnalyseMode": False,
     "UCI_LimitStrength": False,
     "UCI_ShowWDL": False,
+    "Use NNUE": True,
 }
 
 
@@ -168,7 +171,7 @@ class UciFrontEnd:
     board_style = PLAIN                 # how `d` draws the board; the command line sets it for a terminal
     # The game's hooks: the errors that bad input raises, and the answer to `go` after the game's end.
     errors: tuple[type[Exception], ...] = (UciError, FenError, IllegalMoveError, ParamFileError, BookError,
-                                           TablebaseError)
+                                           TablebaseError, NetFileError)
     null_move = "0000"
     bench_runner = staticmethod(run_bench)
     bench_depth, bench_maximum = DEFAULT_DEPTH, BENCH_MAXIMUM
@@ -232,6 +235,7 @@ class UciFrontEnd:
         for name in BUTTONS:
             self.write(f"option name {name} type button")
         self.write("option name EvalFile type string default <empty>")
+        self.write("option name NNUEFile type string default <empty>")
         self.write(f"option name BookFile type string default {book.path or '<empty>'}")
         self.write("option name SyzygyPath type string default <empty>")
         self.write(f"option name PyropeTBPath type string default {TB_DEFAULT}")
@@ -249,6 +253,9 @@ class UciFrontEnd:
             self.manager.clear()
         elif canonical == "EvalFile":
             self.manager.load_eval_file(value if value not in EMPTY else None)
+        elif canonical == "NNUEFile":
+            # A bad file raises NetFileError naming it and the fault; the net in use stays.
+            self.manager.load_net(value if value not in EMPTY else None)
         elif canonical == "BookFile":
             # A bad file raises BookError naming it; the book in use stays.
             self.manager.book.load(value if value not in EMPTY else "")
@@ -279,6 +286,8 @@ class UciFrontEnd:
             self.manager.book.variety = enabled
         elif name == "Syzygy50MoveRule":
             self.manager.tablebases.rule50 = enabled
+        elif name == "Use NNUE":
+            self.manager.use_net(enabled)
 
     def set_spin(self, name: str, value: str) -> None:
         number = spin_value(name, SPIN_OPTIONS[name], value)

@@ -1,0 +1,209 @@
+"""The core's net inference (ext/nnue.pxi) against pyrope.nnue.reference, the NumPy forward pass
+that defines it: equal values, exactly, over random games; and the accumulators it keeps move by
+move (lazily, from the pieces each move changed) equal to a full refresh after pushes, pops and
+null moves."""
+import random
+import subprocess
+
+import chess
+import pytest
+
+numpy = pytest.importorskip("numpy")
+
+from engine_command import PYROPE
+
+import pyrope
+from pyrope import _core
+from pyrope.nnue import netfile, reference
+from pyrope.selfplay import dataset
+
+
+def random_net(hidden, activation="screlu", seed=1, out_range=127):
+    """Weights in the ranges `pyrope train` produces (clipped at 1.98: |input| <= 504, |output| <= 127),
+    so that accumulators stay inside int16 as they do for a trained net."""
+    rng = numpy.random.default_rng(seed)
+    return netfile.Net(hidden, activation,
+                       rng.integers(-504, 505, (768, hidden)).astype(numpy.int16),
+                       rng.integers(-504, 505, hidden).astype(numpy.int16),
+                       rng.integers(-out_range, out_range + 1, (2, hidden)).astype(numpy.int16),
+                       int(rng.integers(-2 ** 20, 2 ** 20)))
+
+
+def random_game_boards(seed, games, chess960=False):
+    """python-chess boards of random games (captures preferred now and then, so that the material
+    thins out and promotions, castling and en passant all come up)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        board = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
+        board.chess960 = chess960
+        while not board.is_game_over() and board.ply() < 300:
+            moves = list(board.legal_moves)
+            captures = [move for move in moves if board.is_capture(move) or move.promotion]
+            board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+            yield board
+
+
+@pytest.fixture(autouse=True)
+def unload():
+    yield
+    _core.nnue_unload()
+
+
+def reference_values(net, fens):
+    records = numpy.frombuffer(b"".join(dataset.encode(fen, 0, "1/2-1/2") for fen in fens),
+                               dtype=dataset.record_dtype())
+    return reference.evaluate_records(net, records).tolist()
+
+
+@pytest.mark.parametrize("hidden, activation, out_range", [
+    (16, "screlu", 127), (32, "screlu", 127), (40, "crelu", 127), (256, "screlu", 127),
+    (256, "screlu", 32767),     # output weights beyond any trained net's: exact sums in short chunks
+])
+def test_core_equals_reference_over_random_games(hidden, activation, out_range):
+    net = random_net(hidden, activation, seed=hidden, out_range=out_range)
+    _core.nnue_load(net)
+    fens, values = [], []
+    features = {"en passant": 0, "promotion": 0, "black to move": 0}
+    for board in random_game_boards(seed=hidden, games=25):
+        move = board.peek()
+        features["en passant"] += board.ep_square is not None and board.has_legal_en_passant()
+        features["promotion"] += move.promotion is not None
+        features["black to move"] += board.turn == chess.BLACK
+        fens.append(board.fen())
+    # One pyrope board replays every game move by move, so the lazily updated accumulators are used.
+    pyrope_board = None
+    for board in random_game_boards(seed=hidden, games=25):
+        if board.ply() == 1:
+            pyrope_board = pyrope.Board()
+        pyrope_board.push(board.peek().uci())
+        values.append(pyrope_board.nnue_evaluate())
+    assert len(fens) >= 2000
+    assert features["en passant"] > 0 and features["promotion"] > 0 and features["black to move"] > 0
+    assert values == reference_values(net, fens)
+
+
+def test_core_equals_reference_in_chess960_and_after_a_reload():
+    for seed in (3, 4):
+        net = random_net(64, seed=seed)
+        _core.nnue_load(net)
+        fens = [board.fen() for board in random_game_boards(seed=seed, games=4, chess960=True)]
+        # Each position set up from its FEN (a full refresh), each twice (the second from the stored pair).
+        values = []
+        for fen in fens:
+            position = pyrope.Board(fen, chess960=True)
+            values.append(position.nnue_evaluate())
+            assert position.nnue_evaluate() == values[-1]
+        assert values == reference_values(net, fens)
+
+
+def test_incremental_accumulators_equal_a_full_refresh():
+    """Random walks with pushes, pops and null moves; castling, captures, promotions and en passant
+    all occur. The accumulators are compared at every step and evaluated only at some, so that the
+    lazy update often spans several moves."""
+    _core.nnue_load(random_net(48, seed=7))
+    rng = random.Random(7)
+    kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0, "null": 0}
+    for walk in range(40):
+        board, mirror = pyrope.Board(), chess.Board()
+        for step in range(200):
+            choice = rng.random()
+            if choice < 0.15 and mirror.move_stack:
+                board.pop()
+                mirror.pop()
+            elif choice < 0.2 and not mirror.is_check() and mirror.move_stack:
+                board.push_null()
+                mirror.push(chess.Move.null())
+                kinds["null"] += 1
+            else:
+                moves = list(mirror.legal_moves)
+                if not moves:
+                    break
+                special = [m for m in moves if mirror.is_castling(m) or mirror.is_en_passant(m) or m.promotion]
+                move = rng.choice(special if special and rng.random() < 0.5 else moves)
+                kinds["castling"] += mirror.is_castling(move)
+                kinds["en passant"] += mirror.is_en_passant(move)
+                kinds["promotion"] += move.promotion is not None
+                kinds["capture"] += mirror.is_capture(move)
+                board.push(move.uci())
+                mirror.push(move)
+            if rng.random() < 0.3:
+                assert board.nnue_accumulators() == board.nnue_accumulators(refresh=True), (walk, step, board.fen())
+    assert all(kinds.values()), kinds
+
+
+def test_a_copied_board_and_a_new_position_keep_their_own_accumulators():
+    net = random_net(32, seed=9)
+    _core.nnue_load(net)
+    board = pyrope.Board()
+    for move in ("e2e4", "d7d5", "e4d5", "g8f6"):
+        board.push(move)
+        board.nnue_evaluate()
+    copy = board.copy()
+    copy.push("f1b5")
+    assert copy.nnue_evaluate() == reference_values(net, [copy.fen()])[0]
+    assert board.nnue_evaluate() == reference_values(net, [board.fen()])[0]
+    board.set_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    assert board.nnue_evaluate() == reference_values(net, [board.fen()])[0]
+
+
+def test_without_a_net_or_with_one_out_of_range():
+    with pytest.raises(ValueError, match="no net is loaded"):
+        pyrope.Board().nnue_evaluate()
+    net = random_net(16)
+    net.ft_weights[:, 3] = 2000       # 32 pieces would take neuron 3 past int16
+    with pytest.raises(ValueError, match="beyond int16"):
+        _core.nnue_load(net)
+    assert _core.nnue_loaded() == 0
+
+
+def converse(*commands):
+    text = "\n".join(commands + ("quit",)) + "\n"
+    result = subprocess.run([PYROPE], input=text, capture_output=True, text=True, timeout=120, check=True)
+    return result.stdout.splitlines()
+
+
+def depth_one_scores(lines):
+    """The score of each `go depth 1` in order (its last info line's)."""
+    scores, last = [], None
+    for line in lines:
+        if " score cp " in line:
+            last = int(line.split(" score cp ")[1].split()[0])
+        elif line.startswith("bestmove"):
+            scores.append(last)
+    return scores
+
+
+def test_uci_nnuefile_and_use_nnue(tmp_path):
+    """The net decides the score when loaded and Use NNUE is on; a bad file is named with its fault
+    in one info string and the net in use stays; Use NNUE off gives the hand-crafted score back."""
+    net = random_net(256, seed=5)
+    good = tmp_path / "good.nnue"
+    data = netfile.write(str(good), net)
+    truncated = tmp_path / "truncated.nnue"
+    truncated.write_bytes(data[:1000])
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    search = (f"position fen {fen}", "go depth 1")
+    lines = converse("uci", "setoption name OwnBook value false", *search, f"setoption name NNUEFile value {good}", *search,
+                     f"setoption name NNUEFile value {truncated}", *search,
+                     "setoption name Use NNUE value false", *search)
+    assert "option name NNUEFile type string default <empty>" in lines
+    assert "option name Use NNUE type check default true" in lines
+    errors = [line for line in lines if line.startswith("info string")]
+    assert len(errors) == 1 and "truncated.nnue" in errors[0] and "truncated" in errors[0].split(".nnue")[1]
+    handcrafted, with_net, after_bad_file, switched_off = depth_one_scores(lines)
+    assert with_net == after_bad_file != handcrafted == switched_off
+    # Depth 1 with quiescence: the root's score is some leaf's net value, within the clamp.
+    assert abs(with_net) <= 20000
+
+
+def test_bench_with_a_net_is_deterministic():
+    """The bench signature with the random hidden-256 net (docs/nnue.md): any change to the
+    inference or to how the search calls it must explain a different count."""
+    from pyrope.play.bench import run_bench
+    _core.nnue_load(random_net(256, seed=5))
+    assert run_bench(lambda line: None) == 810565
+    _core.nnue_enable(False)
+    try:
+        assert run_bench(lambda line: None) == 3180067
+    finally:
+        _core.nnue_enable(True)
