@@ -183,40 +183,71 @@ cdef inline int nnue_search_value(Position* p) noexcept nogil:
 # Python side (not hot): loading a net that pyrope.nnue.netfile has read and checked.
 # ---------------------------------------------------------------------------------------------
 
-cdef int16_t* nnue_copy_rows(object array, int rows, int stride) except NULL:
-    """An aligned, zero-padded copy of a (rows, hidden) int16 array with rows `stride` apart."""
-    cdef bytes data = array.astype("=i2").tobytes()
-    cdef const char* source = data
+cdef int16_t* nnue_aligned(Py_ssize_t rows, int stride) except NULL:
+    """Zeroed, cache-line aligned room for `rows` rows of `stride` int16 (the padding stays zero)."""
     cdef void* memory
-    cdef int hidden = len(data) // (2 * rows), row
     if posix_memalign(&memory, NNUE_ALIGN, <size_t>rows * stride * sizeof(int16_t)) != 0:
         raise MemoryError()
     memset(memory, 0, <size_t>rows * stride * sizeof(int16_t))
-    for row in range(rows):
-        memcpy(<int16_t*>memory + row * stride, source + 2 * row * hidden, 2 * hidden)
     return <int16_t*>memory
 
 
+cdef int64_t nnue_accumulator_bound(const int16_t[:, :] ft_weights, const int16_t[:] ft_bias):
+    """The largest magnitude any accumulator entry can reach: at most 32 pieces stand on the board,
+    so an entry is its bias plus at most 32 of its column's weights; the bound takes the 32 largest."""
+    cdef int64_t largest[32]
+    cdef int64_t bound = 0, total, value
+    cdef Py_ssize_t f, j, k
+    for j in range(ft_weights.shape[1]):
+        memset(largest, 0, sizeof(largest))            # descending: largest[31] is the smallest kept
+        for f in range(ft_weights.shape[0]):
+            value = abs(<int64_t>ft_weights[f, j])
+            if value > largest[31]:
+                k = 31
+                while k > 0 and largest[k - 1] < value:
+                    largest[k] = largest[k - 1]
+                    k -= 1
+                largest[k] = value
+        total = abs(<int64_t>ft_bias[j])
+        for k in range(32):
+            total += largest[k]
+        bound = max(bound, total)
+    return bound
+
+
 def nnue_load(net):
-    """Use `net` (a pyrope.nnue.netfile.Net) for nnue evaluations. ValueError when its integers
-    could leave the ranges the core computes in (the accumulators' int16, QA up to 255)."""
-    import numpy
-    hidden = int(net.hidden)
+    """Use `net` (a pyrope.nnue.netfile.Net, its arrays any int16 buffers) for nnue evaluations.
+    ValueError when its integers could leave the ranges the core computes in (the accumulators'
+    int16, QA up to 255)."""
+    cdef const int16_t[:, :] ft = net.ft_weights
+    cdef const int16_t[:] bias = net.ft_bias
+    cdef const int16_t[:, :] out = net.out_weights
+    cdef int hidden = net.hidden, stride, largest = 1
+    cdef Py_ssize_t half, j, f
+    cdef int16_t *ft_weights, *ft_bias, *out_weights
+    if ft.shape[0] != NNUE_INPUTS or ft.shape[1] != hidden or bias.shape[0] != hidden \
+            or out.shape[0] != 2 or out.shape[1] != hidden:
+        raise ValueError(f"the net's arrays do not have the shapes of {NNUE_INPUTS} inputs and {hidden} hidden")
     if not 1 <= net.qa <= NNUE_MAX_QA or not 1 <= net.qb or not 1 <= net.scale <= NNUE_MAX_SCALE \
             or net.qa * net.qb > 2 ** 31 - 1:
         raise ValueError(f"the net's QA {net.qa}, QB {net.qb}, SCALE {net.scale} are beyond the core's "
                          f"ranges (QA 1-{NNUE_MAX_QA}, SCALE 1-{NNUE_MAX_SCALE})")
-    # At most 32 pieces stand on the board, so an accumulator is at most the bias plus 32 columns.
-    weights = numpy.abs(numpy.asarray(net.ft_weights, dtype=numpy.int64))
-    bound = numpy.abs(numpy.asarray(net.ft_bias, dtype=numpy.int64)) + numpy.sort(weights, axis=0)[-32:].sum(axis=0)
-    if int(bound.max()) > 32767:
-        raise ValueError(f"the net's input weights can take an accumulator to {int(bound.max())}, beyond int16")
-    largest = int(numpy.abs(numpy.asarray(net.out_weights, dtype=numpy.int64)).max())
-    term = net.qa * (net.qa if net.activation == "screlu" else 1) * max(largest, 1)
-    stride = -(-hidden // (NNUE_ALIGN // 2)) * (NNUE_ALIGN // 2)
-    ft_weights = nnue_copy_rows(net.ft_weights, NNUE_INPUTS, stride)
-    ft_bias = nnue_copy_rows(numpy.asarray(net.ft_bias).reshape(1, hidden), 1, stride)
-    out_weights = nnue_copy_rows(net.out_weights, 2, stride)
+    bound = nnue_accumulator_bound(ft, bias)
+    if bound > 32767:
+        raise ValueError(f"the net's input weights can take an accumulator to {bound}, beyond int16")
+    for half in range(2):
+        for j in range(hidden):
+            largest = max(largest, abs(<int>out[half, j]))
+    term = net.qa * (net.qa if net.activation == "screlu" else 1) * largest
+    stride = (hidden + NNUE_ALIGN // 2 - 1) // (NNUE_ALIGN // 2) * (NNUE_ALIGN // 2)     # hidden rounded up
+    ft_weights = nnue_aligned(NNUE_INPUTS, stride)
+    ft_bias = nnue_aligned(1, stride)
+    out_weights = nnue_aligned(2, stride)
+    for j in range(hidden):
+        for f in range(NNUE_INPUTS):
+            ft_weights[f * stride + j] = ft[f, j]
+        ft_bias[j] = bias[j]
+        out_weights[j], out_weights[stride + j] = out[0, j], out[1, j]
     nnue_unload()
     NET.ft_weights, NET.ft_bias, NET.out_weights = ft_weights, ft_bias, out_weights
     NET.out_bias = int(net.out_bias)

@@ -3,6 +3,7 @@ that defines it: equal values, exactly, over random games; and the accumulators 
 move (lazily, from the pieces each move changed) equal to a full refresh after pushes, pops and
 null moves."""
 import random
+import re
 import subprocess
 
 import chess
@@ -47,6 +48,7 @@ def random_game_boards(seed, games, chess960=False):
 def unload():
     yield
     _core.nnue_unload()
+    _core.nnue_enable(True)
 
 
 def reference_values(net, fens):
@@ -207,3 +209,51 @@ def test_bench_with_a_net_is_deterministic():
         assert run_bench(lambda line: None) == 3180067
     finally:
         _core.nnue_enable(True)
+
+
+def test_a_net_file_loads_and_evaluates_without_numpy(tmp_path):
+    """The engine needs no NumPy to play with a net: netfile.read gives int16 memoryviews, which the
+    core loads as they are. In a process where `import numpy` fails, the values equal the reference's."""
+    import sys
+    net = random_net(48, seed=9)
+    path = tmp_path / "net.nnue"
+    netfile.write(str(path), net)
+    fens = [board.fen() for board in random_game_boards(seed=4, games=2)][:150]
+    script = ("import sys; sys.modules['numpy'] = None\n"
+              "from pyrope import _core, Board\nfrom pyrope.nnue import netfile\n"
+              f"_core.nnue_load(netfile.read({str(path)!r}))\n"
+              "for fen in sys.stdin.read().splitlines(): print(Board(fen).nnue_evaluate())\n")
+    result = subprocess.run([sys.executable, "-c", script], input="\n".join(fens), capture_output=True,
+                            text=True, timeout=120, check=True)
+    assert [int(value) for value in result.stdout.split()] == reference_values(net, fens)
+
+
+def test_xboard_nnuefile_and_usennue(tmp_path):
+    """CECP offers both options (python-chess sees them); the net decides the score when loaded and
+    UseNNUE=0 gives the hand-crafted score back; a bad file is one Error line naming it and its
+    fault, and the net in use stays."""
+    import chess.engine
+    from pyrope.play.session import Session
+    from pyrope.protocol.xboard import XboardFrontEnd
+    good = tmp_path / "good.nnue"
+    data = netfile.write(str(good), random_net(256, seed=5))
+    bad = tmp_path / "bad.nnue"
+    bad.write_bytes(data[:-7])
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    with chess.engine.SimpleEngine.popen_xboard([PYROPE]) as engine:
+        assert engine.options["NNUEFile"].type == "file" and engine.options["UseNNUE"].default == 1
+
+        def score(**options):
+            engine.configure(options)
+            return engine.play(board, chess.engine.Limit(depth=1), info=chess.engine.INFO_SCORE).info["score"].white()
+        handcrafted, with_net, switched_off = score(OwnBook=0), score(NNUEFile=str(good)), score(UseNNUE=0)
+    assert with_net != handcrafted == switched_off
+
+    lines = []
+    front_end = XboardFrontEnd(Session(), lines.append)
+    for line in ("xboard", "protover 2", f"option NNUEFile={good}", f"option NNUEFile={bad}", "option UseNNUE=0"):
+        assert front_end.handle(line)
+    errors = [line for line in lines if line.startswith("Error")]
+    assert len(errors) == 1 and re.match(r"Error \(.*bad\.nnue is truncated.*\): option NNUEFile=", errors[0])
+    assert _core.nnue_loaded() == 256 and front_end.manager.net_enabled is False
+    assert not front_end.handle("quit")

@@ -3,12 +3,19 @@
 A 64-byte header (magic, version, architecture, quantisation, payload size, CRC-32) and a payload
 of little-endian integer arrays. read() refuses, naming the file and the fault, anything that is
 not a whole, unaltered net of an architecture this version knows.
+
+Reading needs no NumPy (the engine loads its net without it): a read net's arrays are int16
+memoryviews, which NumPy takes as they are. Writing takes the NumPy arrays training makes.
 """
 from __future__ import annotations
 
+import array
+import math
 import struct
+import sys
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 INPUTS = 768        # 2 colours x 6 piece types x 64 squares; features.py says how a position sets them
 
@@ -29,12 +36,13 @@ class NetFileError(ValueError):
 @dataclass
 class Net:
     """A quantised net. ft_weights[f] is the column feature f adds to an accumulator; out_weights[0]
-    weighs the side to move's half, out_weights[1] the other side's."""
+    weighs the side to move's half, out_weights[1] the other side's. The arrays are int16 buffers:
+    NumPy arrays or (as read() returns them) memoryviews."""
     hidden: int
     activation: str
-    ft_weights: numpy.ndarray       # int16 (INPUTS, hidden), scale QA
-    ft_bias: numpy.ndarray          # int16 (hidden,), scale QA
-    out_weights: numpy.ndarray      # int16 (2, hidden), scale QB
+    ft_weights: Any                 # int16 (INPUTS, hidden), scale QA
+    ft_bias: Any                    # int16 (hidden,), scale QA
+    out_weights: Any                # int16 (2, hidden), scale QB
     out_bias: int                   # int32, scale QA * QB
     qa: int = QA
     qb: int = QB
@@ -85,16 +93,23 @@ def from_bytes(data: bytes, name: str = "the net file") -> Net:
     if len(data) != HEADER_SIZE + size:
         raise NetFileError(f"{name} is {'truncated' if len(data) < HEADER_SIZE + size else 'too long'}: "
                            f"{len(data)} bytes, expected {HEADER_SIZE + size}")
-    import numpy        # here, not above: importing this module (`pyrope train --help` does) needs no NumPy
     stored, = struct.unpack_from("<I", data, _HEADER.size)
     payload = data[HEADER_SIZE:]
     if zlib.crc32(payload, zlib.crc32(data[:_HEADER.size])) != stored:
         raise NetFileError(f"{name} is damaged: its CRC-32 does not match its contents")
-    arrays = numpy.frombuffer(payload, dtype="<i2", count=(size - 4) // 2)
+    values = array.array("h", payload[:size - 4])
+    if sys.byteorder == "big":          # the file is little-endian; the arrays are in machine order
+        values.byteswap()
     ft_end = INPUTS * hidden
-    return Net(hidden, ACTIVATIONS[activation], arrays[:ft_end].reshape(INPUTS, hidden),
-               arrays[ft_end:ft_end + hidden], arrays[ft_end + hidden:].reshape(2, hidden),
+    return Net(hidden, ACTIVATIONS[activation], _int16_view(values, 0, (INPUTS, hidden)),
+               _int16_view(values, ft_end, (hidden,)), _int16_view(values, ft_end + hidden, (2, hidden)),
                struct.unpack_from("<i", payload, size - 4)[0], qa, qb, scale)
+
+
+def _int16_view(values: array.array, start: int, shape: tuple) -> memoryview:
+    """values[start:] as a read-only int16 memoryview of `shape` (a memoryview takes a shape only
+    when cast from bytes)."""
+    return memoryview(values)[start:start + math.prod(shape)].cast("B").cast("h", shape).toreadonly()
 
 
 def read(path: str) -> Net:

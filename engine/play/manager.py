@@ -103,6 +103,7 @@ class SearchManager(SearchThread):
         self.limit_strength = False
         self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on
         self.analyse_mode = False           # analysis is always at full strength
+        self.net_enabled = True             # Use NNUE: the loaded net evaluates (the core's default)
         self.rng = random.Random()
         self.book = BookPlayer()
         self.tablebases = TablebasePlayer()
@@ -139,9 +140,6 @@ class SearchManager(SearchThread):
                 nnue_unload()
             else:
                 nnue_load(netfile.read(path))
-        except ImportError as error:
-            raise netfile.NetFileError(f"cannot load the net file {path}: it needs NumPy ({error.name} "
-                                       "is missing; pip install numpy)") from None
         except netfile.NetFileError:
             raise
         except ValueError as error:
@@ -153,6 +151,7 @@ class SearchManager(SearchThread):
         """Use NNUE: evaluate with the loaded net (True) or the hand-crafted evaluation (False)."""
         self.finish()
         nnue_enable(enabled)
+        self.net_enabled = enabled
         self.search.clear()
 
     @one_at_a_time

@@ -20,6 +20,7 @@ import time
 from typing import Callable, Iterable
 
 from .._core import Board, BookError, FenError, IllegalMoveError, ParamFileError, TablebaseError
+from ..nnue.netfile import NetFileError
 from ..book.player import BookPick, ranked
 from ..play.session import Session
 from ..play.timeman import Limits, plan_move
@@ -50,7 +51,8 @@ OPTIONS = {"multipv": "MultiPV", "moveoverhead": "MoveOverhead", "clearhash": "C
            "ucilimitstrength": "LimitStrength", "ucielo": "Elo", "ownbook": "OwnBook",
            "bookfile": "BookFile", "bookdepth": "BookDepth", "bookvariety": "BookVariety",
            "syzygyprobedepth": "SyzygyProbeDepth", "syzygyprobelimit": "SyzygyProbeLimit",
-           "syzygy50moverule": "Syzygy50MoveRule", "pyropetbpath": "PyropeTBPath"}
+           "syzygy50moverule": "Syzygy50MoveRule", "pyropetbpath": "PyropeTBPath",
+           "nnuefile": "NNUEFile", "usennue": "UseNNUE"}
 # The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute,
 # dotted when it belongs to a part of the manager).
 SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead"),
@@ -287,7 +289,7 @@ class XboardFrontEnd:
                     self.play_move(command)
                 else:
                     raise CecpError("unknown command")
-            except (CecpError, FenError, ParamFileError, BookError, TablebaseError) as error:
+            except (CecpError, FenError, ParamFileError, NetFileError, BookError, TablebaseError) as error:
                 self.write(f"Error ({self._reason(error)}): {line.strip()}")
             except IllegalMove as error:
                 reason = f" ({self._reason(error)})" if str(error) else ""
@@ -499,6 +501,8 @@ class XboardFrontEnd:
             self.write(f'feature option="{name} -check {int(get_setting(self.manager, attribute))}"')
         self.write('feature option="ClearHash -button"')
         self.write('feature option="EvalFile -file "')
+        self.write('feature option="NNUEFile -file "')
+        self.write(f'feature option="UseNNUE -check {int(self.manager.net_enabled)}"')
         self.write(f'feature option="BookFile -file {self.manager.book.path}"')
         self.write(f'feature option="PyropeTBPath -path {self.manager.tablebases.own_path}"')
         self.write("feature done=1")
@@ -734,6 +738,12 @@ class XboardFrontEnd:
         elif name == "EvalFile":
             # A bad file raises ParamFileError and the current weights stay.
             self._reconfigure(lambda: self.manager.load_eval_file(value or None))
+        elif name == "NNUEFile":
+            # A bad file raises NetFileError naming it and the fault; the net in use stays.
+            self._reconfigure(lambda: self.manager.load_net(value or None))
+        elif name == "UseNNUE":
+            enabled = bool(parse_int(value, name, 0, 1))
+            self._reconfigure(lambda: self.manager.use_net(enabled))
         elif name == "BookFile":
             # A bad file raises BookError naming it; the book in use stays.
             self.manager.book.load(value)
