@@ -9,6 +9,12 @@ from libc.string cimport memset
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
+cdef extern from "nnue_simd.h" nogil:
+    int64_t nnue_crelu_dot(const int16_t* acc, const int16_t* w, int n, int16_t qa)
+    int64_t nnue_screlu_dot(const int16_t* acc, const int16_t* w, int n, int16_t qa)
+    void nnue_update_columns(int16_t* acc, const int16_t* below, const int16_t** added, int n_added,
+                             const int16_t** removed, int n_removed, int n)
+
 cdef enum:
     NNUE_INPUTS = 768
     NNUE_ALIGN = 64             # a cache line: every accumulator and weight column starts on one
@@ -26,7 +32,8 @@ cdef struct Net:
     int stride                  # hidden rounded up to NNUE_ALIGN bytes' worth of int16 (zero padded)
     bint screlu
     int qa, qb, scale
-    int chunk                   # output terms summed in int32 before widening: exact for this net's weights
+    bint simd                   # nnue_simd.h's output layer is exact: crelu, or qa * |w| <= 32767
+    int chunk                   # otherwise, output terms summed in int32 before widening (exact)
     int generation              # changes with every load, so positions drop accumulators of another net
 
 cdef Net NET                    # hidden == 0: no net loaded
@@ -92,24 +99,23 @@ cdef void nnue_refresh(Position* p, int16_t* acc, int persp) noexcept nogil:
 
 
 cdef void nnue_apply(Position* p, int ply, int persp) noexcept nogil:
-    """The accumulator at `ply` from the one below it and the pieces the move between them changed
-    (int16 arithmetic wraps, so the order of additions cannot matter to an in-range result)."""
+    """The accumulator at `ply` from the one below it and the pieces the move between them changed,
+    in one pass (nnue_simd.h; int16 arithmetic wraps, so the order of additions cannot matter to an
+    in-range result)."""
     cdef StateInfo* st = p.states + ply
-    cdef int16_t* acc = nnue_slot(p, ply, persp)
-    cdef const int16_t* below = nnue_slot(p, ply - 1, persp)
-    cdef const int16_t* column
-    cdef int i, j, stride = NET.stride
-    for j in range(stride):
-        acc[j] = below[j]
+    cdef const int16_t* added[3]
+    cdef const int16_t* removed[3]
+    cdef int i, n_added = 0, n_removed = 0, stride = NET.stride
+    added[0] = removed[0] = NET.ft_bias      # never read when none is given; keeps the pointers defined
     for i in range(st.dirty_count):
         if st.dirty_from[i] != NO_SQ:
-            column = NET.ft_weights + NNUE_FEATURE[persp][st.dirty_piece[i]][st.dirty_from[i]] * stride
-            for j in range(stride):
-                acc[j] -= column[j]
+            removed[n_removed] = NET.ft_weights + NNUE_FEATURE[persp][st.dirty_piece[i]][st.dirty_from[i]] * stride
+            n_removed += 1
         if st.dirty_to[i] != NO_SQ:
-            column = NET.ft_weights + NNUE_FEATURE[persp][st.dirty_piece[i]][st.dirty_to[i]] * stride
-            for j in range(stride):
-                acc[j] += column[j]
+            added[n_added] = NET.ft_weights + NNUE_FEATURE[persp][st.dirty_piece[i]][st.dirty_to[i]] * stride
+            n_added += 1
+    nnue_update_columns(nnue_slot(p, ply, persp), nnue_slot(p, ply - 1, persp), added, n_added,
+                        removed, n_removed, stride)
 
 
 cdef void nnue_update(Position* p) noexcept nogil:
@@ -133,10 +139,15 @@ cdef void nnue_update(Position* p) noexcept nogil:
 
 
 cdef inline int64_t nnue_half(const int16_t* acc, const int16_t* weights) noexcept nogil:
-    """One perspective's share of the output, exact: int32 sums of NET.chunk terms, widened."""
+    """One perspective's share of the output, exact: in SIMD when the net allows (nnue_simd.h),
+    else int32 sums of NET.chunk terms, widened."""
     cdef int start = 0, j, end, v, qa = NET.qa
     cdef int32_t partial
     cdef int64_t total = 0
+    if NET.simd:
+        if NET.screlu:
+            return nnue_screlu_dot(acc, weights, NET.stride, <int16_t>qa)
+        return nnue_crelu_dot(acc, weights, NET.stride, <int16_t>qa)
     while start < NET.hidden:
         end = start + NET.chunk if start + NET.chunk < NET.hidden else NET.hidden
         partial = 0
@@ -172,6 +183,16 @@ cdef inline bint nnue_active(Position* p) noexcept nogil:
     """Whether evaluate() asks the net: one is loaded and wanted, and the position has room for
     its accumulators (when memory runs out the hand-crafted evaluation answers)."""
     return NNUE_ENABLED and NET.hidden != 0 and nnue_reserve(p) == 0
+
+
+cdef inline void nnue_follow(Position* p) noexcept nogil:
+    """Compute this ply's accumulators at a node the search expands without evaluating it (its
+    evaluation came from the TT, or it is in check). Its children then update from it, a move
+    each; otherwise each would walk back past it and, beyond the walk's budget, refresh from the
+    board: with a warm TT most interior nodes take their evaluation from it, and refreshes were
+    more than half of all updates (bench with a hidden-256 net)."""
+    if nnue_active(p):
+        nnue_update(p)
 
 
 cdef inline int nnue_search_value(Position* p) noexcept nogil:
@@ -253,6 +274,7 @@ def nnue_load(net):
     NET.out_bias = int(net.out_bias)
     NET.hidden, NET.stride, NET.screlu = hidden, stride, net.activation == "screlu"
     NET.qa, NET.qb, NET.scale = net.qa, net.qb, net.scale
+    NET.simd = net.activation != "screlu" or net.qa * largest <= 32767
     NET.chunk = max(1, min(hidden, (2 ** 31 - 1) // term))
     NET.generation += 1
 

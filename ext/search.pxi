@@ -635,6 +635,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
                 entry.bound == BOUND_EXACT or (entry.bound == BOUND_LOWER and tt_score >= beta)
                 or (entry.bound == BOUND_UPPER and tt_score <= alpha)):
             return tt_score
+    nnue_follow(p)
     if in_check:
         best = -VALUE_MATE + ply
         stand_pat = -VALUE_INFINITE
@@ -754,6 +755,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                         max_value = value
 
     w.frames[ply + 2].killers[0] = w.frames[ply + 2].killers[1] = MOVE_NONE
+    nnue_follow(p)
     if in_check:
         static_eval = VALUE_NONE
         w.frames[ply].static_eval = VALUE_NONE
