@@ -6,7 +6,8 @@ judge them by SPRT (or by a fixed number of games), resumably.
 
 TEST defaults to HEAD. Each revision is exported with `git archive` and installed into its own venv
 under --builds (default /tmp/pyrope-builds/<commit>), so both are frozen: editing the working tree
-during a run changes neither. Games: balanced openings in random order, each twice with colours
+during a run changes neither (nor the match runner, which runs from the build of this checkout's
+HEAD). Games: balanced openings in random order, each twice with colours
 swapped, the book off, Hash 16 MB, one thread each unless --threads says otherwise; Pyrope's match
 runner adjudicates (--resign, --draw). Every finished game is journaled (`--resume`): run the same
 command again, in this session or a later one, and it plays on where it stopped (a build that /tmp
@@ -70,7 +71,11 @@ def main() -> int:
     journal = args.journal or ROOT / "bench" / "results" / "sprt" / f"{base[:7]}-{test[:7]}-{args.tc}.jsonl"
     journal.parent.mkdir(parents=True, exist_ok=True)
     engines = {f"test-{test[:7]}": build(test, args.builds), f"base-{base[:7]}": build(base, args.builds)}
-    command = [sys.executable, "-m", "pyrope.cli", "match", "--tc", args.tc, "--games", str(args.games),
+    # The match runner too is a frozen build (of this checkout's commit): the working tree's own
+    # build may be rebuilt while a run goes on, and an extension rewritten under a running
+    # process crashes it.
+    runner = build(commit_of("HEAD"), args.builds).with_name("python")
+    command = [str(runner), "-m", "pyrope.cli", "match", "--tc", args.tc, "--games", str(args.games),
                "--concurrency", str(args.concurrency), "--openings", str(OPENINGS), "--order", "random",
                "--resign", "--draw", "--resume", str(journal),
                "--each", "option.Hash=16", f"option.Threads={args.threads}"]
