@@ -2,13 +2,14 @@
 judge them by SPRT (or by a fixed number of games), resumably.
 
     python3 bench/sprt.py BASE [TEST] [--tc 3+0.03] [--elo0 0 --elo1 5 | --no-sprt] [--games 20000]
-        [--concurrency 2] [--threads 1] [--journal FILE]
+        [--concurrency 2] [--threads 1] [--test-threads N] [--journal FILE]
 
 TEST defaults to HEAD. Each revision is exported with `git archive` and installed into its own venv
 under --builds (default /tmp/pyrope-builds/<commit>), so both are frozen: editing the working tree
 during a run changes neither (nor the match runner, which runs from the build of this checkout's
 HEAD). Games: balanced openings in random order, each twice with colours
-swapped, the book off, Hash 16 MB, one thread each unless --threads says otherwise; Pyrope's match
+swapped, the book off, Hash 16 MB, one thread each unless --threads says otherwise (--test-threads
+gives the test engine its own count: `sprt.py HEAD HEAD --test-threads 2` measures Lazy SMP); Pyrope's match
 runner adjudicates (--resign, --draw). Every finished game is journaled (`--resume`): run the same
 command again, in this session or a later one, and it plays on where it stopped (a build that /tmp
 lost is rebuilt from its commit, and the journal's fingerprint holds the commits, so games of two
@@ -63,12 +64,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20000, help="most games (default 20000)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1, help="search threads of each engine (default 1)")
+    parser.add_argument("--test-threads", type=int,
+                        help="search threads of the test engine (default: --threads)")
     parser.add_argument("--builds", type=Path, default=Path("/tmp/pyrope-builds"))
     parser.add_argument("--journal", type=Path)
     args = parser.parse_args()
 
     base, test = commit_of(args.base), commit_of(args.test)
-    journal = args.journal or ROOT / "bench" / "results" / "sprt" / f"{base[:7]}-{test[:7]}-{args.tc}.jsonl"
+    threads = "" if args.test_threads is None else f"-{args.test_threads}t"
+    journal = args.journal or ROOT / "bench" / "results" / "sprt" / f"{base[:7]}-{test[:7]}{threads}-{args.tc}.jsonl"
     journal.parent.mkdir(parents=True, exist_ok=True)
     engines = {f"test-{test[:7]}": build(test, args.builds), f"base-{base[:7]}": build(base, args.builds)}
     # The match runner too is a frozen build (of this checkout's commit): the working tree's own
@@ -84,6 +88,8 @@ def main() -> int:
     for name, path in engines.items():
         command += ["--engine", f"cmd={path}", f"name={name}"] + \
             (["option.OwnBook=false"] if plays_from_a_book(path) else [])
+        if name.startswith("test-") and args.test_threads is not None:
+            command.append(f"option.Threads={args.test_threads}")
     print(f"journal: {journal}", file=sys.stderr, flush=True)
     return subprocess.run(command).returncode
 
