@@ -14,7 +14,7 @@ from pyrope.mill import MillBoard
 from pyrope.mill import fen as fen_io
 from pyrope.mill.db import tables
 from pyrope.mill.db.build import dependencies, load_or_build, order, parse_classes
-from pyrope.mill.db.probe import MillDatabase, Value
+from pyrope.mill.db.probe import DEFAULT_DIR, MillDatabase, Value
 from pyrope.mill.db.symmetry import symmetries
 from pyrope.mill.db.verify import check_class
 from pyrope.mill.geometry import INDEX
@@ -112,6 +112,17 @@ def test_reference_solver_passes_a_removal_win_on_once(tmp_path):
     for name, position in line.items():
         value = db.probe_sets(to_core(position[0]), to_core(position[1]))
         assert (value.result[0].upper(), value.distance) == solved[name]
+
+
+@pytest.mark.parametrize("variant", ["nine", "lasker", "twelve"])
+def test_shipped_tables_load(variant):
+    """3-3, 4-3, 4-4 and 5-3 ship for nine (lasker's too) and twelve; the disputed twelve position
+    is the draw it is."""
+    db = MillDatabase(MillRules.from_options(variant), DEFAULT_DIR)
+    assert db.errors == [] and db.classes == [(3, 3), (4, 3), (4, 4), (5, 3)]
+    if variant == "twelve":
+        mover, other = (sum(1 << INDEX[p] for p in side.split()) for side in ("a1 a4 a7", "b2 c3 c4 g4"))
+        assert db.probe_sets(mover, other) == Value("draw", None)
 
 
 @pytest.mark.parametrize("cls", CLASSES)
