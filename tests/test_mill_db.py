@@ -14,7 +14,7 @@ from pyrope.mill import MillBoard
 from pyrope.mill import fen as fen_io
 from pyrope.mill.db import tables
 from pyrope.mill.db.build import dependencies, load_or_build, order, parse_classes
-from pyrope.mill.db.probe import MillDatabase, Value
+from pyrope.mill.db.probe import DEFAULT_DIR, MillDatabase, Value
 from pyrope.mill.db.symmetry import symmetries
 from pyrope.mill.db.verify import check_class
 from pyrope.mill.geometry import INDEX
@@ -23,7 +23,7 @@ from pyrope.mill.search import MillSearcher
 from pyrope.mill.uci import MillUgiFrontEnd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from mill_db_reference import POINTS, ReferenceSolver  # noqa: E402
+from mill_db_reference import BIT, POINTS, ReferenceSolver  # noqa: E402
 from test_mill_protocol import InProcess, bestmove, errors  # noqa: E402
 
 CLASSES = [(3, 3), (4, 3)]
@@ -80,6 +80,49 @@ def test_reference_solver_agrees_on_3_3_sample(built):
         expected = Value("win", 1) if None in children else Value("loss", 0)
         assert db.probe_sets(to_core(mover), to_core(other)) == expected
         checked += 1
+
+
+def test_reference_solver_passes_a_removal_win_on_once(tmp_path):
+    """The position that held twelve's tables back, a1 a4 a7 to move against b2 c3 c4 g4, is a
+    draw, as the compiled solver says; the reference made it a win in 13 through this line. After
+    a4-g1 the four stones (P) have seven turns, g4-f4 to a draw (D); after g4-g7 (C) the flying
+    side wins in 11 both by a removal and by a1-c5 (G, lost in 10). The reference queued C at level
+    11 for the removal and settled it there again through G, passed its win to P twice, and so
+    found P lost in 12 with D's turn still open. Solved here with the rest of the line's turns
+    valued from the compiled tables (their values agree with the full reference solve)."""
+    rules = MillRules.from_options("twelve")
+    load_or_build(rules, CLASSES, tmp_path, report=lambda line: None)
+    db = MillDatabase(rules, tmp_path)
+    reference = ReferenceSolver(dataclasses.asdict(rules))
+
+    def key(mover: str, other: str) -> tuple[int, int]:
+        return reference.canonical(*(sum(BIT[p] for p in side.split()) for side in (mover, other)))
+
+    line = {"start": key("a1 a4 a7", "b2 c3 c4 g4"), "P": key("b2 c3 c4 g4", "a1 a7 g1"),
+            "C": key("a1 a7 g1", "b2 c3 c4 g7"), "G": key("b2 c3 c4 g7", "a7 c5 g1"),
+            "D": key("a1 a7 g1", "b2 c3 c4 f4")}
+    for position in line.values():
+        for child in reference.children(*position):
+            if child is not None and child not in line.values():
+                value = db.probe_sets(to_core(child[0]), to_core(child[1]))
+                reference.value[child] = ({"win": "W", "loss": "L", "draw": "D"}[value.result], value.distance)
+    reference.solve_positions(set(line.values()))
+    solved = {name: reference.value[position] for name, position in line.items()}
+    assert solved == {"start": ("D", None), "P": ("D", None), "C": ("W", 11), "G": ("L", 10), "D": ("D", None)}
+    for name, position in line.items():
+        value = db.probe_sets(to_core(position[0]), to_core(position[1]))
+        assert (value.result[0].upper(), value.distance) == solved[name]
+
+
+@pytest.mark.parametrize("variant", ["nine", "lasker", "twelve"])
+def test_shipped_tables_load(variant):
+    """3-3, 4-3, 4-4 and 5-3 ship for nine (lasker's too) and twelve; the disputed twelve position
+    is the draw it is."""
+    db = MillDatabase(MillRules.from_options(variant), DEFAULT_DIR)
+    assert db.errors == [] and db.classes == [(3, 3), (4, 3), (4, 4), (5, 3)]
+    if variant == "twelve":
+        mover, other = (sum(1 << INDEX[p] for p in side.split()) for side in ("a1 a4 a7", "b2 c3 c4 g4"))
+        assert db.probe_sets(mover, other) == Value("draw", None)
 
 
 @pytest.mark.parametrize("cls", CLASSES)
