@@ -40,7 +40,7 @@ SUBCOMMANDS = {
     "match": (".selfplay.match", "play engines against each other (UCI or xboard) and report Elo"),
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
-    "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, the Mill search's node count and speed"),
+    "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, endgame databases, matches"),
     "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
     "train": (".selfplay.train", "train the NNUE on datagen's positions (PyTorch, CPU) and write it quantised"),
 }

@@ -1,0 +1,93 @@
+"""Time controls and the clocks the runner keeps itself, for every game.
+
+A TimeControl is a clock (base, increment, moves per period), a fixed time per move, a depth or a
+node budget; parse_tc reads the clock form of the command line. Clock charges each side the wall
+time the runner measured for its move; each game turns it into its own protocol's limits.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+WHITE, BLACK = True, False          # the sides as python-chess names them: player 1 is White
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """What limits each move: a clock (base/increment/moves per period), a fixed time, depth or nodes."""
+    base: Optional[float] = None          # seconds per period; None: no clock
+    increment: float = 0.0                # seconds added after each move
+    moves: Optional[int] = None           # moves per period (the clock gets `base` again); None: whole game
+    movetime: Optional[float] = None      # fixed seconds per move
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+
+    def pgn(self) -> str:
+        """The PGN TimeControl tag: '40/60', '10+0.1', '40/60+0.1', '0.05/move' (as cutechess); '-' for none."""
+        if self.base is not None:
+            text = f"{self.moves}/{self.base:g}" if self.moves else f"{self.base:g}"
+            return text + (f"+{self.increment:g}" if self.increment else "")
+        if self.movetime is not None:
+            return f"{self.movetime:g}/move"
+        return "-"
+
+
+_SECONDS = r"(\d+(?::\d+)?(?:\.\d*)?|\.\d+)"       # 10, 0.5, .5, 1:30 (minutes:seconds), 1:30.5
+_TC_PATTERN = re.compile(rf"(?:(\d+)/)?{_SECONDS}(?:\+{_SECONDS})?")
+
+
+def _seconds(text: str) -> float:
+    minutes, _, seconds = text.rpartition(":")
+    return 60.0 * int(minutes or 0) + float(seconds)
+
+
+def parse_tc(text: str) -> TimeControl:
+    """Parse a clock time control: 'BASE', 'BASE+INC' or 'MOVES/BASE[+INC]', in seconds (BASE may be M:SS)."""
+    match = _TC_PATTERN.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"bad time control {text!r}: expected BASE+INC, MOVES/BASE or MOVES/BASE+INC "
+                         "in seconds, e.g. 10+0.1, 40/60 or 40/60+0.5")
+    moves, base, increment = match.groups()
+    tc = TimeControl(base=_seconds(base), increment=_seconds(increment) if increment else 0.0,
+                     moves=int(moves) if moves else None)
+    if tc.base <= 0:
+        raise ValueError(f"bad time control {text!r}: the base time must be more than 0 seconds")
+    if tc.moves == 0:
+        raise ValueError(f"bad time control {text!r}: the moves per period must be 1 or more")
+    return tc
+
+
+
+class Clock:
+    """Both sides' clocks under a TimeControl, charged with the wall time the runner measures."""
+
+    def __init__(self, tc: TimeControl):
+        self.tc = tc
+        self.remaining = {WHITE: tc.base, BLACK: tc.base}
+        self.moves_made = {WHITE: 0, BLACK: 0}
+
+    def moves_to_go(self, side: bool) -> Optional[int]:
+        """Moves `side` has left in the clock's period (moves per period only, else None)."""
+        return self.tc.moves - self.moves_made[side] % self.tc.moves if self.tc.moves else None
+
+    def allowance(self, side: bool, margin: float) -> Optional[float]:
+        """Seconds the side to move may think before it loses on time; None without a time limit."""
+        if self.tc.base is not None:
+            return self.remaining[side] + margin
+        if self.tc.movetime is not None:
+            return self.tc.movetime + margin
+        return None
+
+    def charge(self, side: bool, elapsed: float, margin: float) -> bool:
+        """Charge a move; False if it overstepped the time (clock or movetime) by more than `margin`."""
+        allowance = self.allowance(side, margin)
+        if allowance is not None and elapsed > allowance:
+            return False
+        if self.tc.base is not None:
+            # Within the margin the clock stops at 0: the margin absorbs the runner's latency.
+            self.remaining[side] = max(0.0, self.remaining[side] - elapsed) + self.tc.increment
+            self.moves_made[side] += 1
+            if self.tc.moves and self.moves_made[side] % self.tc.moves == 0:
+                self.remaining[side] += self.tc.base
+        return True
