@@ -1,4 +1,4 @@
-"""Tests of the match runner (engine/selfplay/match.py): statistics with concrete numbers, the parsers of the
+"""Tests of the match runner (the package engine/selfplay/match/): statistics with concrete numbers, the parsers of the
 command-line values, the rules of a game, and real mini matches against tests/random_mover.py."""
 import argparse
 import json
