@@ -185,8 +185,10 @@ class Match:
     async def run(self) -> None:
         from tqdm import tqdm
         self.pending = collections.deque(task for task in self.tasks if task.number not in self.resumed)
+        # disable=None hides the bar when stderr is not a terminal (a pipe, a log file, a test), as
+        # console.progress does for the other commands.
         self.progress = tqdm(total=len(self.tasks), initial=len(self.resumed), unit="game", file=sys.stderr,
-                             disable=self.quiet, dynamic_ncols=True, leave=True)
+                             disable=True if self.quiet else None, dynamic_ncols=True, leave=True)
         self.progress.set_postfix_str(self.status())
         try:
             if self.journal is not None:
