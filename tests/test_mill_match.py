@@ -2,7 +2,8 @@
 its numbers come from the shared statistics; games between built-in players are legal turn by turn
 and end as the rules say; a game against `pyrope --game mill` over UGI; faulty UGI engines
 (tests/mill_ugi_mover.py) lose and are restarted; --resume plays only the missing games; bad
-options give one error line and exit 2; OpenSpiel's MCTS player, when OpenSpiel is installed."""
+options give one error line and exit 2; OpenSpiel's MCTS player, when OpenSpiel is installed;
+games from --positions against the databases' perfect player, and bench/mill_perfect.py."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +11,7 @@ import json
 import random
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +19,8 @@ import pytest
 
 from engine_command import PYROPE
 from pyrope.mill import MillBoard
+from pyrope.mill.db.probe import DEFAULT_DIR, MillDatabase, Value
+from pyrope.mill.fen import write
 from pyrope.mill.geometry import POINTS
 from pyrope.mill.match import command, game, players
 from pyrope.mill.rules import VARIANTS
@@ -72,7 +76,7 @@ def records(path):
 def replay(record):
     """The record's game replayed on the rules core: every turn must be legal."""
     options = dict(item.split("=") for item in record.tags["Rules"].split()) if record.tags["Rules"] != "-" else {}
-    board = MillBoard(variant=record.tags["Variant"], **options)
+    board = MillBoard(record.tags.get("FEN"), variant=record.tags["Variant"], **options)
     for turn, _ in record.turns:
         assert turn in board.legal_moves(), (record.tags["Round"], board.fen(), turn)
         board.push(turn)
@@ -120,15 +124,16 @@ def test_openings_are_seeded_quiet_placements_and_grow_with_the_games():
     assert first == game.random_openings(rules, 6, 2, 4, seed=5)
     assert game.random_openings(rules, 9, 2, 4, seed=5)[:6] == first        # more games keep the first openings
     assert first != game.random_openings(rules, 6, 2, 4, seed=6)
-    assert {len(opening) for opening in game.random_openings(rules, 40, 2, 4, seed=1)} == {4, 6, 8}
+    assert {len(opening.turns) for opening in game.random_openings(rules, 40, 2, 4, seed=1)} == {4, 6, 8}
     for opening in first:
-        assert all("-" not in turn and "x" not in turn for turn in opening)
+        assert opening.fen is None
+        assert all("-" not in turn and "x" not in turn for turn in opening.turns)
         board = MillBoard()
-        board.push_moves(opening)
+        board.push_moves(list(opening.turns))
         assert board.white_to_move
-    assert game.random_openings(rules, 2, 0, 0, seed=1) == [[], []]
+    assert game.random_openings(rules, 2, 0, 0, seed=1) == [game.Opening(), game.Opening()]
     twelve = game.random_openings(VARIANTS["twelve"], 3, 3, 3, seed=1)
-    assert all(len(opening) == 6 for opening in twelve)
+    assert all(len(opening.turns) == 6 for opening in twelve)
 
 
 def test_go_words_and_the_limits_tag():
@@ -338,3 +343,103 @@ def test_ending_sentences_name_the_sides():
     board = MillBoard("OOO/.../.../@...../.../.../@.. b 0 0 0 0 40")
     assert game.natural_end(board) == Ending("1-0", "normal", "fewer than three stones",
                                              "Black has fewer than three stones", False)
+
+
+# --- positions and the perfect player --------------------------------------------------------------
+
+def database_positions(stones, count, seed):
+    """Random FENs of a class of nine men's morris (either side to move), not over."""
+    rng, fens = random.Random(seed), []
+    while len(fens) < count:
+        points = rng.sample(range(24), sum(stones))
+        white, black = sum(1 << p for p in points[:stones[0]]), sum(1 << p for p in points[stones[0]:])
+        fen = write((white, black, 0, 0, rng.randrange(2), 0, 0, 1))
+        if not MillBoard(fen).is_game_over():
+            fens.append(fen)
+    return fens
+
+
+def value_of(fen):
+    return MillDatabase(VARIANTS["nine"], DEFAULT_DIR).probe(MillBoard(fen)._core.position())
+
+
+def test_the_perfect_player_wins_fastest_keeps_draws_and_resists_longest():
+    import asyncio
+    perfect = game.PLAYERS["perfect"](players.parse_player_spec(["perfect", "seed=3"]))
+    asyncio.run(perfect.new_game(VARIANTS["nine"], "1"))
+    board = MillBoard("O.O/.O./.../@....@/.../.@./... w 0 0 0 0 1")    # d6-d7 (or b6-a7) closes a mill
+    reply = asyncio.run(perfect.play(board, ""))
+    assert reply.mate == 1 and value_of(board.fen()).distance == 1
+    board.push(reply.turn)
+    assert board.outcome() == ("1-0", "fewer than three stones")
+    results = set()
+    for fen in database_positions((4, 3), 40, seed=7) + database_positions((4, 4), 20, seed=7):
+        board = MillBoard(fen)
+        value = value_of(fen)
+        reply = asyncio.run(perfect.play(board, ""))
+        board.push(reply.turn)
+        after = value_of(board.fen()) if not board.is_game_over() else None
+        played = after.after() if after is not None else Value("win", 1)   # the turn ended the game
+        assert played == value, (fen, reply.turn)          # the value kept: fastest win, draw, longest loss
+        results.add(value.result)
+    assert results == {"win", "draw", "loss"}
+
+
+def test_games_from_positions_against_the_perfect_player_end_as_the_databases_say(tmp_path, capsys):
+    fens = database_positions((3, 3), 2, seed=1) + database_positions((4, 3), 2, seed=2)
+    assert {fen.split()[1] for fen in fens} == {"w", "b"}
+    (tmp_path / "positions.fen").write_text("# four positions\n" + "\n\n".join(fens) + "\n")
+    code, report = run_match(capsys, "--player", "pyrope", "--player", "perfect", "--positions",
+                             tmp_path / "positions.fen", "--movetime", 0.05, "--record", tmp_path / "games.txt")
+    assert code == 0 and "Games: 8 of 8 played" in report, report       # two games a position by default
+    played = records(tmp_path / "games.txt")
+    assert [r.tags["FEN"] for r in played] == [MillBoard(fen).fen() for fen in fens for _ in (0, 1)]
+    assert [r.tags["White"] for r in played[:2]] == ["pyrope", "perfect"]
+    for r in played:
+        check_against_the_rules(r)
+        assert r.tags["SetUp"] == "1"
+        value = value_of(r.tags["FEN"])
+        mover_white = r.tags["FEN"].split()[1] == "w"
+        expected = "1/2-1/2" if value.result == "draw" else \
+            ("1-0" if (value.result == "win") == mover_white else "0-1")
+        assert r.tags["Result"] == expected
+        if value.distance is not None:
+            assert len(r.turns) == value.distance
+        if not mover_white:
+            assert r.text().split("\n\n", 1)[1].startswith("1... ")
+
+
+@pytest.mark.parametrize("content, extra, message", [
+    ("O.O/.O./.../@....@/.../.@./... w 0 0 0 0 1\nnot a fen\n", [], "positions.fen, line 2: A Mill FEN has 7 fields"),
+    ("# nothing\n", [], "holds no position"),
+    ("O.O/.../.../@....@/.../.@./... w 0 0 0 0 1\n", [], "line 1: the game is already over"),
+    ("OOO/OOO/.../@@@.../.../.../... w 0 0 0 0 1\n", [], "is not in the perfect player's databases"),
+    ("O.O/.O./.../@....@/.../.@./... w 0 0 0 0 1\n", ["--openings", "2"], "give --openings or --positions"),
+])
+def test_bad_positions_give_one_error(tmp_path, capsys, content, extra, message):
+    (tmp_path / "positions.fen").write_text(content)
+    assert message in refusal(capsys, "--player", "random", "--player", "perfect", "--positions",
+                              tmp_path / "positions.fen", *extra)
+
+
+def test_the_perfect_player_needs_positions_and_databases_and_some_players_the_start(tmp_path, capsys):
+    (tmp_path / "positions.fen").write_text("O.O/.O./.../@....@/.../.@./... w 0 0 0 0 1\n")
+    assert "plays only from --positions" in refusal(capsys, "--player", "random", "--player", "perfect")
+    assert "no such directory" in refusal(capsys, "--player", "random", "--player", "perfect",
+                                          f"dir={tmp_path / 'none'}", "--positions", tmp_path / "positions.fen")
+    assert "no database of these rules" in refusal(capsys, "--player", "random", "--player", "perfect",
+                                                   f"dir={tmp_path}", "--positions", tmp_path / "positions.fen")
+    assert "the reference player plays from the empty board only" in refusal(
+        capsys, "--player", "reference", "--player", "random", "--positions", tmp_path / "positions.fen")
+
+
+def test_the_perfect_play_bench_checks_pyrope_over_ugi(tmp_path):
+    results = tmp_path / "perfect.jsonl"
+    run = subprocess.run([sys.executable, str(HERE.parent / "bench" / "mill_perfect.py"), "--variant", "nine",
+                          "--classes", "3-3,4-4", "--positions", "3", "--results", str(results)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [(r["class"], r["games"], r["results agree"], r["faults"]) for r in lines] == \
+        [("3-3", 6, 6, 0), ("4-4", 6, 6, 0)]
+    assert all(r["exact length"] == r["decisive"] and not r["mismatches"] for r in lines)

@@ -44,6 +44,16 @@ class MillBoard:
         return fen_io.write(self._core.position())
 
     @property
+    def root_fen(self) -> str:
+        """The FEN the game began from (move_stack is played from it)."""
+        return self._root
+
+    @property
+    def from_start(self) -> bool:
+        """Whether the game began at the rules' empty board."""
+        return self._root == fen_io.start_fen(self.rules)
+
+    @property
     def key(self) -> int:
         """Zobrist key: stones, side to move, stones in hand and removals pending."""
         return self._core.key

@@ -1,8 +1,8 @@
 """`pyrope mill match`: Mill games between players, on the match runner `pyrope match` uses.
 
 Players are UGI engines (`cmd=...`, Pyrope's own as `pyrope --game mill` speaks it) and built-in
-ones (players.py). The games (game.py) start from seeded random openings, each played twice with
-colours swapped; the report is `pyrope match`'s -- score, Elo with its 95% interval, faults,
+ones (players.py). The games (game.py) start from seeded random openings, or from the positions of
+a file (--positions), each played twice with colours swapped; the report is `pyrope match`'s -- score, Elo with its 95% interval, faults,
 terminations, the SPRT -- and the draws by kind. `--resume FILE` journals the games as `pyrope
 match` does; a journal begun with other players, rules, limits, openings or seed is refused.
 """
@@ -20,8 +20,9 @@ from ...selfplay.match.options import (SprtSpec, check_counts, distinct_names, m
                                        split_key_value, time_control)
 from ...selfplay.match.runner import Match, schedule
 from ..rules import VARIANTS, MillRules
-from .game import MillGame, random_openings
-from .players import PlayerSpec, check_mcts_rules, openspiel, parse_player_spec
+from .game import MillGame, random_openings, read_positions
+from .players import (FROM_THE_START, PlayerSpec, check_mcts_rules, check_perfect, openspiel,
+                      parse_player_spec)
 
 COMMAND = "pyrope mill match"
 
@@ -35,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "  random [seed=N]                  a uniformly random legal turn\n"
                      "  reference [depth=2] [seed=N]     a depth-2 search on the Python rules reference\n"
                      "  mcts [simulations=10000] [seed=N]   OpenSpiel's MCTS (pip install 'pyrope[openspiel]')\n"
+                     "  perfect [dir=DIR] [seed=N]       the endgame databases' perfect turn (positions they hold)\n"
                      "examples:\n"
                      "  pyrope mill match --player pyrope --player random --games 20 --nodes 20000\n"
                      "  pyrope mill match --player pyrope name=mtdf option.Algorithm=mtdf --player pyrope name=pvs \\\n"
@@ -48,11 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     players.add_argument("--rule", nargs="+", action="extend", metavar="NAME=VALUE", default=[],
                          help="a rule option under Sanmill's name over the preset, e.g. NMoveRule=50 MayFly=false")
     games = parser.add_argument_group("games")
-    games.add_argument("--games", type=int, default=2,
-                       help="games per pairing, rounded up to an even number (default 2)")
-    games.add_argument("--openings", default="2-4", metavar="MIN-MAX",
+    games.add_argument("--games", type=int,
+                       help="games per pairing, rounded up to an even number (default 2; with --positions, "
+                            "two for each position)")
+    games.add_argument("--openings", metavar="MIN-MAX",
                        help="random placements a side before the players take over: MIN-MAX or N "
                             "(default 2-4; 0: every game from the empty board)")
+    games.add_argument("--positions", metavar="FILE",
+                       help="start from these positions instead (Mill FENs, one a line), each played twice")
     games.add_argument("--seed", type=int,
                        help="seed of the openings and the built-in players (default: a random one, reported)")
     games.add_argument("--concurrency", type=int, default=1, help="games played at the same time (default 1)")
@@ -101,13 +106,15 @@ def parse_rules(variant: str, tokens: List[str]) -> MillRules:
 
 
 def fingerprint(args: argparse.Namespace, players: List[PlayerSpec], rules: MillRules, tc: TimeControl,
-                openings: tuple, sprt: Optional[SprtSpec], games: int) -> dict:
+                openings, sprt: Optional[SprtSpec], games: int) -> dict:
     """What the games depend on, for the journal (the game count only with more than two players:
-    with two, more games add openings and keep the first ones)."""
+    with two, more games add openings and keep the first ones). openings: (MIN, MAX) random
+    placements, or the list of --positions."""
     return {"game": "mill", "player list": [dataclasses.asdict(spec) for spec in players],
             "rule set": dataclasses.asdict(rules), "time control": dataclasses.asdict(tc),
             "timemargin": args.timemargin, "timeout": args.timeout, "maxturns": args.maxturns,
-            "openings": list(openings), "seed": args.seed,
+            "openings": list(openings) if isinstance(openings, tuple) else [o.fen for o in openings],
+            "seed": args.seed,
             "sprt": None if sprt is None else dataclasses.asdict(sprt),
             "game count": games if len(players) > 2 else None}
 
@@ -125,10 +132,23 @@ def build_match(args: argparse.Namespace) -> Match:
     tc = time_control(args)
     if tc == TimeControl() and any(spec.engine for spec in players):
         raise ValueError("give the engines a limit: --tc, --movetime, --depth or --nodes")
-    check_counts(args)
     if args.maxturns is not None and args.maxturns < 1:
         raise ValueError("--maxturns must be 1 or more")
-    openings = parse_openings(args.openings)
+    if args.positions is not None and args.openings is not None:
+        raise ValueError("give --openings or --positions, not both")
+    if args.positions is not None:
+        starts = [spec.kind for spec in players if spec.kind in FROM_THE_START]
+        if starts:
+            raise ValueError(f"the {starts[0]} player plays from the empty board only, not from --positions")
+        openings = read_positions(args.positions, rules)
+    else:
+        openings = parse_openings(args.openings or "2-4")
+    for spec in players:
+        if spec.kind == "perfect":
+            check_perfect(spec, rules, openings if args.positions is not None else None)
+    if args.games is None:
+        args.games = 2 * len(openings) if args.positions is not None else 2
+    check_counts(args)
     sprt = None if args.sprt is None else parse_fields(SprtSpec, args.sprt, "--sprt")
     if sprt is not None and len(players) != 2:
         raise ValueError("--sprt needs exactly two players")
@@ -138,7 +158,8 @@ def build_match(args: argparse.Namespace) -> Match:
     games = args.games + args.games % 2
     if journal is not None:
         journal.check(fingerprint(args, players, rules, tc, openings, sprt, games))
-    tasks = schedule(len(players), games, random_openings(rules, games // 2, *openings, args.seed))
+    starts = openings if args.positions is not None else random_openings(rules, games // 2, *openings, args.seed)
+    tasks = schedule(len(players), games, starts)
     game = MillGame(rules, args.variant, tc, args.timemargin / 1000.0, args.timeout, args.maxturns, args.event,
                     args.seed)
     quiet = args.quiet or not console.show_progress
@@ -152,7 +173,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"{COMMAND}: {error}", file=sys.stderr)
         return 2
-    low, high = parse_openings(args.openings)
-    print(f"Openings: {low}-{high} random placements a side, seed {args.seed}" if high else
-          f"Openings: the empty board; seed {args.seed}")
+    if args.positions is not None:
+        print(f"Positions: {len({task.opening for task in match.tasks})} from {args.positions}, seed {args.seed}")
+    else:
+        low, high = parse_openings(args.openings or "2-4")
+        print(f"Openings: {low}-{high} random placements a side, seed {args.seed}" if high else
+              f"Openings: the empty board; seed {args.seed}")
     return match.play(COMMAND)

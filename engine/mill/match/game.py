@@ -9,8 +9,10 @@ Openings: 2-4 (--openings MIN-MAX) random placements a side, drawn from --seed a
 number (so more games add openings and keep the first ones): each is a placement that earns no
 removal, so that no opening begins a stone down. Each opening is played twice, colours swapped.
 
-The record is PGN-like text in Pyrope's Mill notation (docs/mill.md, "Matches"): tags, then the
-turns numbered in pairs, each with a comment (`opening`, or the engine's score in stones, its depth
+Positions (--positions FILE, Mill FENs) replace the openings: each is played twice, colours swapped.
+
+The record is PGN-like text in Pyrope's Mill notation (docs/mill.md, "Matches"): tags (SetUp and
+FEN for a game set up from a position), then the turns numbered in pairs, each with a comment (`opening`, or the engine's score in stones, its depth
 and the seconds it took), and the result; parse_records reads it back.
 """
 from __future__ import annotations
@@ -27,7 +29,8 @@ from ...selfplay.match.clock import BLACK, WHITE, Clock, TimeControl
 from ...selfplay.match.runner import Ending, GameTask, Match, draw, fault_ending, loss
 from ..board import MillBoard
 from ..rules import VARIANTS, MillRules
-from .players import EngineCrashed, MctsPlayer, Player, PlayerFault, PlayerSpec, RandomPlayer, ReferencePlayer
+from .players import (EngineCrashed, MctsPlayer, PerfectPlayer, Player, PlayerFault, PlayerSpec, RandomPlayer,
+                      ReferencePlayer)
 from .ugi import UgiEngine
 
 # The rules' game ends (MillBoard.termination()): the sentence for a loss of {loser}, and for a draw.
@@ -39,10 +42,17 @@ ENDS = {
     "board full": ("{loser} loses: the board is full", "Draw: the board is full"),
 }
 PLAYERS = {"ugi": UgiEngine, "pyrope": UgiEngine, "random": RandomPlayer, "reference": ReferencePlayer,
-           "mcts": MctsPlayer}
+           "mcts": MctsPlayer, "perfect": PerfectPlayer}
 
 
-def random_openings(rules: MillRules, count: int, low: int, high: int, seed: int) -> List[List[str]]:
+@dataclass(frozen=True)
+class Opening:
+    """Where a game begins: a position (None: the empty board) and the turns played from it."""
+    fen: Optional[str] = None
+    turns: Tuple[str, ...] = ()
+
+
+def random_openings(rules: MillRules, count: int, low: int, high: int, seed: int) -> List[Opening]:
     """`count` openings of low-high placements a side (0: the empty board), opening k drawn from
     (seed, k) alone; placements that earn a removal are not drawn."""
     openings = []
@@ -54,7 +64,31 @@ def random_openings(rules: MillRules, count: int, low: int, high: int, seed: int
             if not quiet or board.is_game_over():
                 break
             board.push(rng.choice(quiet))
-        openings.append(list(board.move_stack))
+        openings.append(Opening(turns=tuple(board.move_stack)))
+    return openings
+
+
+def read_positions(path: str, rules: MillRules) -> List[Opening]:
+    """The positions of a file, one Mill FEN a line (blank lines and `#` comments skipped);
+    ValueError names the file, the line and what is wrong with it."""
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"--positions: cannot read {path}: {error}") from None
+    openings = []
+    for number, line in enumerate(lines, 1):
+        fen = line.split("#", 1)[0].strip()
+        if not fen:
+            continue
+        try:
+            board = MillBoard(fen, **dataclasses.asdict(rules))
+        except ValueError as error:
+            raise ValueError(f"--positions: {path}, line {number}: {error}") from None
+        if board.is_game_over():
+            raise ValueError(f"--positions: {path}, line {number}: the game is already over ({board.termination()})")
+        openings.append(Opening(fen=board.fen()))
+    if not openings:
+        raise ValueError(f"--positions: {path} holds no position")
     return openings
 
 
@@ -80,7 +114,10 @@ class MillRecord:
     def text(self) -> str:
         lines = [f'[{key} "{value}"]' for key, value in self.tags.items()]
         words = []
-        for index, (turn, comment) in enumerate(self.turns):
+        black_first = self.tags.get("FEN", "").split()[1:2] == ["b"]     # set up with Black to move
+        if black_first and self.turns:
+            words.append("1...")
+        for index, (turn, comment) in enumerate(self.turns, black_first):
             if index % 2 == 0:
                 words.append(f"{index // 2 + 1}.")
             words.append(turn + (f" {{{comment}}}" if comment else ""))
@@ -165,9 +202,12 @@ class MillGame:
         """Play one game from its opening. A player at fault loses and is closed (an engine starts
         again for its next game); EngineStartError propagates."""
         players = {WHITE: white, BLACK: black}
-        board = MillBoard(**dataclasses.asdict(self.rules))
+        opening: Opening = task.opening
+        board = MillBoard(opening.fen, **dataclasses.asdict(self.rules))
         record = MillRecord(self.tags(task, white, black))
-        for turn in task.opening:
+        if opening.fen is not None:
+            record.tags.update(SetUp="1", FEN=opening.fen)
+        for turn in opening.turns:
             record.turns.append((board.push(turn), "opening"))
         ending: Optional[Ending] = None
         for side, player in players.items():

@@ -9,9 +9,12 @@ A player is `--player [KIND] [name=NAME] [KEY=VALUE ...]`, later tokens overridi
                                                   reference (pyrope.mill.reference), material only
   mcts [simulations=10000] [seed=N]               OpenSpiel's MCTS with random rollouts (the `openspiel`
                                                   extra): nine men's morris as OpenSpiel plays it
+  perfect [dir=DIR] [seed=N]                      the endgame databases' perfect turn (Pyrope's shipped
+                                                  classes, or those in DIR), ties at random; in
+                                                  positions the databases hold, and only there
 
 Every player has the same face (Player): new_game(rules, seed), play(board, go) -> Reply, close().
-The built-ins that are not engines (random, reference, mcts) have no clock: they are not `timed`,
+The built-ins that are not engines (random, reference, mcts, perfect) have no clock: they are not `timed`,
 and they play the same turns for the same game seed. The reference and MCTS players think on a
 worker thread, so that the other games' clocks keep running meanwhile.
 """
@@ -27,6 +30,7 @@ from typing import Dict, List, Optional, Protocol, Sequence
 
 from ...selfplay.match.options import split_key_value
 from ..board import MillBoard
+from ..db.probe import DEFAULT_DIR, MillDatabase
 from ..geometry import POINTS
 from ..notation import parse
 from ..reference import Referee, parse_turn
@@ -38,7 +42,9 @@ BUILTINS: Dict[str, Dict[str, int]] = {
     "random": {"seed": 0},
     "reference": {"depth": 2, "seed": 0},
     "mcts": {"simulations": 10_000, "seed": 0},
+    "perfect": {"seed": 0},
 }
+FROM_THE_START = ("reference", "mcts")      # they replay a game's turns from the empty board
 OPENSPIEL_TURN_LIMIT = 200      # OpenSpiel's nine_mens_morris ends in a draw after 200 turns (kMaxNumTurns)
 
 
@@ -48,7 +54,7 @@ class PlayerSpec:
     kind: str
     name: str
     command: List[str] = field(default_factory=list)     # ugi only
-    directory: Optional[str] = None                      # ugi only
+    directory: Optional[str] = None                      # ugi: its working directory; perfect: the databases
     options: Dict[str, str] = field(default_factory=dict)   # UGI options (ugi, pyrope)
     params: Dict[str, int] = field(default_factory=dict)    # a built-in's parameters
 
@@ -80,7 +86,7 @@ def parse_player_spec(tokens: Sequence[str]) -> PlayerSpec:
         kind = "ugi"
     elif "cmd" in fields:
         raise ValueError(f"--player: {kind} is built in; it takes no cmd=")
-    known = {"name"} | ({"cmd", "dir"} if kind == "ugi" else set(BUILTINS[kind]))
+    known = {"name"} | ({"cmd", "dir"} if kind == "ugi" else set(BUILTINS[kind]) | ({"dir"} if kind == "perfect" else set()))
     for key in fields:
         if key not in known:
             raise ValueError(f"--player: {kind} takes no field {key!r} (it takes {', '.join(sorted(known))}"
@@ -261,6 +267,53 @@ class MctsPlayer(SeededPlayer):
             state.apply_action(action)
             text += "x" + POINTS[action]
         return text
+
+
+class PerfectPlayer(SeededPlayer):
+    """The endgame databases' perfect player (pyrope.mill.db): a win by a fastest turn, a draw by a
+    turn that keeps it, a loss by a turn that resists longest, at random among equals. A position
+    outside the databases' classes is a fault: this player is an oracle, not an engine."""
+
+    def __init__(self, spec: PlayerSpec):
+        super().__init__(spec)
+        self.databases: Dict[MillRules, MillDatabase] = {}
+
+    async def new_game(self, rules: MillRules, seed: str) -> None:
+        await super().new_game(rules, seed)
+        if rules not in self.databases:
+            self.databases[rules] = perfect_database(self.spec, rules)
+
+    async def play(self, board: MillBoard, go: str) -> Reply:
+        turns = self.databases[board.rules].turn_values(board._core.position())
+        if not turns:
+            raise PlayerFault(f"the databases do not hold {board.fen()}")
+        best = max(value.rank() for _, value in turns)
+        move, value = self.rng.choice([(move, value) for move, value in turns if value.rank() == best])
+        mate = None if value.distance is None else value.distance if value.result == "win" else -value.distance
+        return Reply(board._text(move), score=0 if mate is None else None, mate=mate)
+
+
+def perfect_database(spec: PlayerSpec, rules: MillRules) -> MillDatabase:
+    """The databases the perfect player `spec` plays these rules from; ValueError if there are none
+    or a file there is unusable."""
+    directory = spec.directory or DEFAULT_DIR
+    database = MillDatabase(rules, directory)
+    if database.errors:
+        raise ValueError(f"the perfect player's databases: {database.errors[0]}")
+    if not database.classes:
+        raise ValueError(f"the perfect player has no database of these rules in {directory}")
+    return database
+
+
+def check_perfect(spec: PlayerSpec, rules: MillRules, positions: Optional[list]) -> None:
+    """The perfect player plays only from positions (game.Opening) its databases hold."""
+    database = perfect_database(spec, rules)
+    if positions is None:
+        raise ValueError("the perfect player plays only from --positions its databases hold")
+    for opening in positions:
+        if database.probe(MillBoard(opening.fen, **dataclasses.asdict(rules))._core.position()) is None:
+            raise ValueError(f"--positions: {opening.fen} is not in the perfect player's databases "
+                             f"(classes {', '.join(f'{a}-{b}' for a, b in database.classes)})")
 
 
 def openspiel():

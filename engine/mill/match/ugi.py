@@ -2,7 +2,7 @@
 
 UgiEngine speaks the protocol as `pyrope --game mill` understands it (docs/mill.md, "UGI"): `ugi` /
 `ugiok` with the option lines, `setoption`, `isready` / `readyok`, `uginewgame`, `position startpos
-moves ...` with complete turns, `go ...`, `info ... score cp|mate ...` and `bestmove TURN`. Whatever
+moves ...` (`position fen FEN moves ...` for a game set up from a position) with complete turns, `go ...`, `info ... score cp|mate ...` and `bestmove TURN`. Whatever
 carries the lines is a link: ProcessLink (a subprocess's pipes) or FrontEndLink (mill.uci's
 MillUgiFrontEnd in this process: its search runs on its own thread without the GIL, so a game
 against it costs no pipes and no process, and it plays as the command does).
@@ -174,8 +174,9 @@ class UgiEngine:
             raise EngineStartError(f"engine {self.spec.name!r} refused the rules: {errors[0]}")
 
     async def play(self, board: MillBoard, go: str) -> Reply:
-        """The engine's turn in `board` (which begins at the start position) under the limits `go`."""
-        self.link.send("position startpos" + (f" moves {' '.join(board.move_stack)}" if board.move_stack else ""))
+        """The engine's turn in `board` under the limits `go`."""
+        root = "startpos" if board.from_start else f"fen {board.root_fen}"
+        self.link.send(f"position {root}" + (f" moves {' '.join(board.move_stack)}" if board.move_stack else ""))
         self.link.send(f"go {go}")
         score = mate = depth = None
         while True:
