@@ -18,6 +18,7 @@ from pyrope.mill.db.probe import DEFAULT_DIR, MillDatabase, Value
 from pyrope.mill.db.symmetry import symmetries
 from pyrope.mill.db.verify import check_class
 from pyrope.mill.geometry import INDEX
+from pyrope.mill.match.players import OPENSPIEL_TURN_LIMIT
 from pyrope.mill.rules import MillRules
 from pyrope.mill.search import MillSearcher
 from pyrope.mill.uci import MillUgiFrontEnd
@@ -327,3 +328,72 @@ def test_two_threads_build_the_same_file(built, tmp_path):
     for a, b in CLASSES:
         name = tables.file_name(rules, a, b)
         assert (tmp_path / name).read_bytes() == (out / name).read_bytes()
+
+
+# --- OpenSpiel's own search confirms the short wins ----------------------------------------------
+
+def openspiel_children(state):
+    """The states after each complete turn of the side to move (a removal it earns included)."""
+    from test_mill_match import openspiel_turns
+    children = []
+    for actions in openspiel_turns(state).values():
+        child = state.clone()
+        for action in actions:
+            child.apply_action(action)
+        children.append(child)
+    return children
+
+
+def openspiel_wins_within(state, turns: int) -> bool:
+    """Whether the side to move wins within `turns` complete turns, by a plain search on
+    OpenSpiel's own game (its rules, its move generation; nothing of Pyrope's)."""
+    mover = state.current_player()
+    for child in openspiel_children(state):
+        if child.is_terminal():
+            if child.returns()[mover] > 0:
+                return True
+            continue
+        if turns >= 3 and all(not grandchild.is_terminal() and openspiel_wins_within(grandchild, turns - 2)
+                              or grandchild.is_terminal() and grandchild.returns()[mover] > 0
+                              for grandchild in openspiel_children(child)):
+            return True
+    return False
+
+
+def short_wins_of_random_openspiel_games(count: int, seed: int):
+    """(OpenSpiel state, Pyrope FEN, value) of positions met in random OpenSpiel games of nine men's
+    morris that the shipped databases call won in at most 4 turns: count // 2 in 1, the rest in 3
+    (and not cut short by OpenSpiel's draw after 200 turns)."""
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install open-spiel)")
+    from test_mill_match import openspiel_turns
+    game, rng = pyspiel.load_game("nine_mens_morris"), random.Random(seed)
+    database = MillDatabase(MillRules.from_options("nine"), DEFAULT_DIR)
+    wanted = {1: count // 2, 3: count - count // 2}
+    found, seen = [], set()
+    while len(found) < count:
+        state, board = game.new_initial_state(), MillBoard()
+        while not state.is_terminal() and not board.is_game_over() and len(found) < count:
+            value = database.probe(board._core.position())
+            if value is not None and value.result == "win" and wanted.get(value.distance) and board.fen() not in seen \
+                    and len(board.move_stack) + value.distance <= OPENSPIEL_TURN_LIMIT:   # its draw at turn 200
+                seen.add(board.fen())
+                wanted[value.distance] -= 1
+                found.append((state.clone(), board.fen(), value))
+            turns = openspiel_turns(state)
+            turn = rng.choice(sorted(turns))
+            board.push(turn)
+            for action in turns[turn]:
+                state.apply_action(action)
+    return found
+
+
+@pytest.mark.parametrize("count", [100, pytest.param(1000, marks=pytest.mark.slow)])
+def test_openspiel_confirms_the_databases_short_wins(count):
+    """Positions of random OpenSpiel games that the databases call won in 1 or 3 turns: OpenSpiel's
+    game, searched exhaustively, wins within that distance and not sooner."""
+    positions = short_wins_of_random_openspiel_games(count, seed=count)
+    assert {value.distance for _, _, value in positions} == {1, 3}
+    for state, fen, value in positions:
+        assert openspiel_wins_within(state, value.distance), fen
+        if value.distance == 3:
+            assert not openspiel_wins_within(state, 1), fen
