@@ -687,6 +687,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
     cdef int picked = 0, value, best = -VALUE_INFINITE, static_eval, tt_score = VALUE_NONE
     cdef int original_alpha = alpha, move_count = 0, quiet_count = 0, new_depth, reduction, r, d, move_score
     cdef int extension, singular_beta, pieces, wdl, tb_found, draw, bound, max_value = VALUE_INFINITE
+    cdef int lmr_depth
     cdef int raw_eval = VALUE_NONE     # the evaluation before correction: what the TT keeps
     cdef Move m, best_move = MOVE_NONE, tt_move = MOVE_NONE
     cdef Move excluded = w.frames[ply].excluded
@@ -832,6 +833,16 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                     continue
                 if depth <= 6 and static_eval + 100 + 100 * depth <= alpha:
                     continue    # futility: a quiet move cannot make up the gap
+                # The depth this move would be searched to after its late-move reduction: a
+                # quiet move that has always failed after the moves before it, or that puts a
+                # piece where the exchange loses it, is pruned while that depth is small.
+                lmr_depth = depth - 1 - LMR_TABLE[depth if depth < 64 else 63][move_count + 1 if move_count < 63 else 63]
+                if lmr_depth < 0:
+                    lmr_depth = 0
+                if lmr_depth < 4 and continuation_score(w, ply, p.board[move_from(m)], move_to(m)) < -4096 * (depth - 1):
+                    continue
+                if lmr_depth < 8 and not see_ge(p, m, -25 * lmr_depth * lmr_depth - 15 * lmr_depth):
+                    continue
             elif depth <= 6 and not see_ge(p, m, -100 * depth):
                 continue
         if not quiet:
