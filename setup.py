@@ -16,6 +16,13 @@ extensions = [
         extra_compile_args=flags,
     ),
     Extension("pyrope._mill", ["ext/_mill.pyx"], extra_compile_args=flags),
+    # Kriegspiel includes the chess core's .pxi files (position, move generation) from ext/.
+    Extension(
+        "pyrope._kriegspiel",
+        ["ext/_kriegspiel.pyx"],
+        include_dirs=["ext"],
+        extra_compile_args=flags,
+    ),
 ]
 
 setup(

@@ -1,0 +1,125 @@
+"""Kriegspiel benchmarks (issue 16). One action so far:
+
+    python3 bench/kriegspiel.py referee [--games 200] [--positions 2000] [--repeat 50] [--seed 16]
+
+`referee` measures the referee's tries per second on one thread, three ways, on tries a player
+seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
+pawn captures onto every square a pawn attacks, some nonsense):
+
+- compiled: RefereeCore.probe, the C loop a player's search would use, over every candidate try of
+  --positions positions drawn from --games seeded random games, each position's tries answered
+  --repeat times (a legal try is played and taken back, so every try meets the same position);
+- Python API: Referee.try_move(text), in the same random games, tries in random order until one is
+  legal (only the referee's calls are timed);
+- the PyPI `kriegspiel` package (if installed): Wild16Game.ask_for on the very same tries, timed
+  the same way.
+"""
+from __future__ import annotations
+
+import argparse
+import array
+import random
+import sys
+import time
+from pathlib import Path
+
+import chess
+
+from pyrope._kriegspiel import RefereeCore
+from pyrope.kriegspiel import Referee
+
+ROOT = Path(__file__).resolve().parent.parent
+# This file's name would hide the PyPI package `kriegspiel` (the comparison) behind it on sys.path.
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT / "tests"))     # the random tries live beside the oracle test that uses them
+from kriegspiel_tries import candidate_moves, written  # noqa: E402
+
+
+def packed(move: chess.Move) -> int:
+    """A try as RefereeCore.probe takes it: from | to << 6 | promotion << 12."""
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+def play_games(games: int, seed: int, oracle_class=None):
+    """Seeded random games on the Python referee (and the oracle, asked the same tries).
+    Returns [(fen, every candidate try of that turn)], the tries asked, and the seconds spent in
+    Referee.try_move and in the oracle's ask_for."""
+    if oracle_class is not None:
+        from kriegspiel import KriegspielMove, QuestionAnnouncement
+    positions, asked, ours, theirs = [], 0, 0.0, 0.0
+    for game in range(games):
+        rng = random.Random(seed * 1_000_003 + game)
+        referee, board = Referee(), chess.Board()
+        oracle = oracle_class() if oracle_class is not None else None
+        while referee.outcome is None:
+            candidates = candidate_moves(board, rng, captures_first=rng.random() < 0.5)
+            positions.append((board.fen(), candidates))
+            for move in candidates:
+                text, move = written(move, board, rng)
+                start = time.perf_counter()
+                answer = referee.try_move(text)
+                middle = time.perf_counter()
+                if oracle is not None:
+                    oracle.ask_for(KriegspielMove(QuestionAnnouncement.COMMON, move))
+                    theirs += time.perf_counter() - middle
+                ours += middle - start
+                asked += 1
+                if answer.legal:
+                    board.push(move)
+                    break
+    return positions, asked, ours, theirs
+
+
+def probe_speed(positions, repeat: int) -> tuple[int, float, int]:
+    """(tries answered, seconds, legal ones) for RefereeCore.probe over the positions."""
+    core = RefereeCore()
+    tries_total, seconds, legal = 0, 0.0, 0
+    for fen, candidates in positions:
+        core.set_fen(fen)
+        tries = array.array("H", [packed(move) for move in candidates])
+        answers = array.array("i", [0] * len(tries))
+        start = time.perf_counter()
+        for _ in range(repeat):
+            found = core.probe(tries, answers)
+        seconds += time.perf_counter() - start
+        tries_total += repeat * len(tries)
+        legal += repeat * found
+    return tries_total, seconds, legal
+
+
+def referee(args) -> None:
+    try:
+        from kriegspiel import Wild16Game
+    except ImportError:
+        Wild16Game = None
+    positions, asked, ours, theirs = play_games(args.games, args.seed, Wild16Game)
+    rng = random.Random(args.seed)
+    sample = rng.sample(positions, min(args.positions, len(positions)))
+    tries, seconds, legal = probe_speed(sample, args.repeat)
+    print(f"{args.games} random games, {len(positions)} positions; one thread")
+    print(f"compiled (RefereeCore.probe): {tries / seconds:12,.0f} tries/s  "
+          f"({tries:,} tries of {len(sample)} positions, {legal / tries:.1%} legal, {seconds:.2f} s)")
+    print(f"Python API (Referee.try_move): {asked / ours:11,.0f} tries/s  ({asked:,} tries, {ours:.2f} s)")
+    if Wild16Game is None:
+        print("PyPI kriegspiel: not installed (pip install kriegspiel)")
+    else:
+        print(f"PyPI kriegspiel (Wild16Game.ask_for): {asked / theirs:,.0f} tries/s  "
+              f"({asked:,} tries, {theirs:.2f} s)")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    actions = parser.add_subparsers(dest="action", required=True)
+    action = actions.add_parser("referee", help="the referee's tries per second")
+    action.add_argument("--games", type=int, default=200, help="seeded random games (default 200)")
+    action.add_argument("--positions", type=int, default=2000,
+                        help="positions of those games the compiled loop answers (default 2000)")
+    action.add_argument("--repeat", type=int, default=50, help="times each position's tries are answered (default 50)")
+    action.add_argument("--seed", type=int, default=16)
+    action.set_defaults(run=referee)
+    args = parser.parse_args(argv)
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

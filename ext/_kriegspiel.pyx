@@ -1,0 +1,15 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# Kriegspiel's compiled module (pyrope._kriegspiel): the chess core's own bitboards, position, move
+# generation and notation, included here so the referee's hot path inlines with them, and the
+# referee on top. A bad FEN raises the core's FenError, so callers catch one class for both games.
+
+from pyrope._core import FenError
+
+include "bitboard.pxi"
+include "position.pxi"
+include "movegen.pxi"
+include "notation.pxi"
+include "kriegspiel_referee.pxi"
+
+init_bitboards()
+init_zobrist()
