@@ -98,11 +98,12 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
     output missing). KeyboardInterrupt ends the workers and propagates; what was saved stays."""
     journal = open_journal(job, journal_path)
     done = finished_records(journal)
-    for task_id in redo:
-        done.pop(task_id, None)
+    redo = [task_id for task_id in redo if done.pop(task_id, None) is not None]
     count = sum(record["count"] for record in done.values())
-    ids = (task_id for task_id in job.task_ids() if task_id not in done)
-    retry: list[int] = []
+    ids = (task_id for task_id in job.task_ids() if task_id not in done and task_id not in redo)
+    # Redone tasks go first and whatever the count: their output was promised by the journal, even
+    # when the other tasks alone now reach the total.
+    retry: list[int] = redo[::-1]
     attempts: dict[int, int] = {}
     in_flight: set[int] = set()
     bar = console.progress(total=job.total, initial=min(count, job.total), unit=" " + job.unit, desc=desc,
