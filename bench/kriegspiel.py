@@ -1,6 +1,11 @@
-"""Kriegspiel benchmarks (issue 16). One action so far:
+"""Kriegspiel benchmarks (issue 16):
 
     python3 bench/kriegspiel.py referee [--games 200] [--positions 2000] [--repeat 50] [--seed 16]
+    python3 bench/kriegspiel.py players [--games 1000]
+
+`players` plays the built-in players' tally of docs/kriegspiel.md ("Numbers"): random vs random and
+semi-random vs random, --games each through players.play_game, colours alternating, player seeds
+n and 10000 + n for game n; results from the first player's side, draws by kind, plies and tries.
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
 seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
@@ -107,6 +112,31 @@ def referee(args) -> None:
               f"({asked:,} tries, {theirs:.2f} s)")
 
 
+def players(args) -> None:
+    from collections import Counter
+
+    from pyrope.kriegspiel.players import RandomPlayer, SemiRandomPlayer, play_game
+    for first in (RandomPlayer, SemiRandomPlayer):
+        tally, plies, tries = Counter(), 0, 0
+        start = time.perf_counter()
+        for n in range(args.games):
+            ours, theirs = first(seed=n), RandomPlayer(seed=10000 + n)
+            white, black = (ours, theirs) if n % 2 == 0 else (theirs, ours)
+            referee = Referee()
+            result = play_game(white, black, referee)
+            if result.result == "1/2-1/2":
+                tally[result.termination] += 1
+            else:
+                tally["wins" if (result.result == "1-0") == (n % 2 == 0) else "losses"] += 1
+            plies += len(referee.turns)
+            tries += sum(len(turn.refused) + 1 for turn in referee.turns)
+        seconds = time.perf_counter() - start
+        draws = ", ".join(f"{kind} {count}" for kind, count in tally.items() if kind not in ("wins", "losses"))
+        print(f"{first.__name__} vs RandomPlayer, {args.games} games: {tally['wins']} wins, {tally['losses']} "
+              f"losses; draws: {draws}; {plies / args.games:.0f} plies a game, {tries / plies:.2f} tries a move; "
+              f"{args.games / seconds:.1f} games/s")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     actions = parser.add_subparsers(dest="action", required=True)
@@ -117,6 +147,9 @@ def main(argv=None) -> None:
     action.add_argument("--repeat", type=int, default=50, help="times each position's tries are answered (default 50)")
     action.add_argument("--seed", type=int, default=16)
     action.set_defaults(run=referee)
+    action = actions.add_parser("players", help="the built-in players' results against the random player")
+    action.add_argument("--games", type=int, default=1000, help="games of each pairing (default 1000)")
+    action.set_defaults(run=players)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -74,13 +74,10 @@ def possible_tries(own: OwnBoard, announcement: Announcement) -> dict[str, chess
     """
     board = own.board
     in_check = bool(announcement.checks)
-    moves = [move for move in board.pseudo_legal_moves
-             if move.promotion in (None, chess.QUEEN) and not (in_check and board.is_castling(move))]
-    if announcement.pawn_tries:
-        for square in board.pieces(chess.PAWN, own.color):
-            for target in chess.SquareSet(chess.BB_PAWN_ATTACKS[own.color][square] & ~board.occupied):
-                last = chess.square_rank(target) in (0, 7)
-                moves.append(chess.Move(square, target, chess.QUEEN if last else None))
+    # On a board of our men alone the only pawn captures are OwnBoard's onto squares we do not hold.
+    moves = [move for move in own.candidates()
+             if move.promotion in (None, chess.QUEEN) and not (in_check and board.is_castling(move))
+             and (announcement.pawn_tries or not is_pawn_capture(board, move))]
     return {try_text(board, move): move for move in moves}
 
 
