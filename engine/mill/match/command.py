@@ -2,8 +2,8 @@
 
 Players are UGI engines (`cmd=...`, Pyrope's own as `pyrope --game mill` speaks it) and built-in
 ones (players.py). The games (game.py) start from seeded random openings, or from the positions of
-a file (--positions), each played twice with colours swapped; the report is `pyrope match`'s -- score, Elo with its 95% interval, faults,
-terminations, the SPRT -- and the draws by kind. `--resume FILE` journals the games as `pyrope
+a file (--positions), each played twice with colours swapped; the report is `pyrope match`'s --
+score, Elo with its 95% interval, faults, terminations, the SPRT -- and the draws by kind. `--resume FILE` journals the games as `pyrope
 match` does; a journal begun with other players, rules, limits, openings or seed is refused.
 """
 from __future__ import annotations
@@ -106,15 +106,14 @@ def parse_rules(variant: str, tokens: List[str]) -> MillRules:
 
 
 def fingerprint(args: argparse.Namespace, players: List[PlayerSpec], rules: MillRules, tc: TimeControl,
-                openings, sprt: Optional[SprtSpec], games: int) -> dict:
+                openings: list, sprt: Optional[SprtSpec], games: int) -> dict:
     """What the games depend on, for the journal (the game count only with more than two players:
-    with two, more games add openings and keep the first ones). openings: (MIN, MAX) random
-    placements, or the list of --positions."""
+    with two, more games add openings and keep the first ones). openings: [MIN, MAX] random
+    placements, or the FENs of --positions."""
     return {"game": "mill", "player list": [dataclasses.asdict(spec) for spec in players],
             "rule set": dataclasses.asdict(rules), "time control": dataclasses.asdict(tc),
             "timemargin": args.timemargin, "timeout": args.timeout, "maxturns": args.maxturns,
-            "openings": list(openings) if isinstance(openings, tuple) else [o.fen for o in openings],
-            "seed": args.seed,
+            "openings": openings, "seed": args.seed,
             "sprt": None if sprt is None else dataclasses.asdict(sprt),
             "game count": games if len(players) > 2 else None}
 
@@ -157,7 +156,8 @@ def build_match(args: argparse.Namespace) -> Match:
     match_seed(args, journal)
     games = args.games + args.games % 2
     if journal is not None:
-        journal.check(fingerprint(args, players, rules, tc, openings, sprt, games))
+        described = [o.fen for o in openings] if args.positions is not None else list(openings)
+        journal.check(fingerprint(args, players, rules, tc, described, sprt, games))
     starts = openings if args.positions is not None else random_openings(rules, games // 2, *openings, args.seed)
     tasks = schedule(len(players), games, starts)
     game = MillGame(rules, args.variant, tc, args.timemargin / 1000.0, args.timeout, args.maxturns, args.event,

@@ -12,8 +12,9 @@ removal, so that no opening begins a stone down. Each opening is played twice, c
 Positions (--positions FILE, Mill FENs) replace the openings: each is played twice, colours swapped.
 
 The record is PGN-like text in Pyrope's Mill notation (docs/mill.md, "Matches"): tags (SetUp and
-FEN for a game set up from a position), then the turns numbered in pairs, each with a comment (`opening`, or the engine's score in stones, its depth
-and the seconds it took), and the result; parse_records reads it back.
+FEN for a game set up from a position), then the turns numbered in pairs, each with a comment
+(`opening`, or the engine's score in stones, its depth and the seconds it took), and the result;
+parse_records reads it back.
 """
 from __future__ import annotations
 

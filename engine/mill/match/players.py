@@ -14,8 +14,8 @@ A player is `--player [KIND] [name=NAME] [KEY=VALUE ...]`, later tokens overridi
                                                   positions the databases hold, and only there
 
 Every player has the same face (Player): new_game(rules, seed), play(board, go) -> Reply, close().
-The built-ins that are not engines (random, reference, mcts, perfect) have no clock: they are not `timed`,
-and they play the same turns for the same game seed. The reference and MCTS players think on a
+The built-ins that are not engines (random, reference, mcts, perfect) have no clock: they are not
+`timed`, and they play the same turns for the same game seed. The reference and MCTS players think on a
 worker thread, so that the other games' clocks keep running meanwhile.
 """
 from __future__ import annotations
@@ -86,7 +86,9 @@ def parse_player_spec(tokens: Sequence[str]) -> PlayerSpec:
         kind = "ugi"
     elif "cmd" in fields:
         raise ValueError(f"--player: {kind} is built in; it takes no cmd=")
-    known = {"name"} | ({"cmd", "dir"} if kind == "ugi" else set(BUILTINS[kind]) | ({"dir"} if kind == "perfect" else set()))
+    # dir= is an engine's working directory, or the perfect player's databases.
+    known = {"name"} | ({"cmd", "dir"} if kind == "ugi" else set(BUILTINS[kind]))
+    known |= {"dir"} if kind == "perfect" else set()
     for key in fields:
         if key not in known:
             raise ValueError(f"--player: {kind} takes no field {key!r} (it takes {', '.join(sorted(known))}"

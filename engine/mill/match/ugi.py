@@ -2,8 +2,8 @@
 
 UgiEngine speaks the protocol as `pyrope --game mill` understands it (docs/mill.md, "UGI"): `ugi` /
 `ugiok` with the option lines, `setoption`, `isready` / `readyok`, `uginewgame`, `position startpos
-moves ...` (`position fen FEN moves ...` for a game set up from a position) with complete turns, `go ...`, `info ... score cp|mate ...` and `bestmove TURN`. Whatever
-carries the lines is a link: ProcessLink (a subprocess's pipes) or FrontEndLink (mill.uci's
+moves ...` (`position fen FEN moves ...` for a game set up from a position) with complete turns,
+`go ...`, `info ... score cp|mate ...` and `bestmove TURN`. Whatever carries the lines is a link: ProcessLink (a subprocess's pipes) or FrontEndLink (mill.uci's
 MillUgiFrontEnd in this process: its search runs on its own thread without the GIL, so a game
 against it costs no pipes and no process, and it plays as the command does).
 
