@@ -209,35 +209,99 @@ cdef inline int db_score(SearchState* s, const Pos* p, int ply) noexcept nogil:
     return MATE - (ply + d) if d % 2 else -(MATE - (ply + d))
 
 
+cdef inline bint settled(SearchState* s, int ply, int* value) noexcept nogil:
+    """Whether the node at ply needs no search: a game end, a repetition on the path, no turn to
+    play, or a database value; *value is then its score. A node of either search counts here."""
+    cdef Pos* p = &s.pos
+    cdef const Rules* r = &s.r
+    cdef int n = s.root_n + ply
+    cdef int status
+    s.nodes += 1
+    poll(s)
+    if s.stopped:
+        value[0] = 0
+        return True
+    status = rules_end(r, p, s.hist, n)
+    if status != ONGOING:
+        value[0] = end_score(status, p.side, ply)
+        return True
+    if r.threefold and repeats_in_tree(s, n):
+        value[0] = 0
+        return True
+    if not has_turn(r, p):
+        value[0] = -(MATE - ply) if r.stalemate_action == 0 else 0
+        return True
+    if s.db != NULL and ply > 0:
+        value[0] = db_score(s, p, ply)
+        if value[0] != NO_SCORE:
+            s.tbhits += 1
+            return True
+    return False
+
+
+cdef int quiesce(SearchState* s, int alpha, int beta, int ply) noexcept nogil:
+    """The value of s.pos once no mill is left to close: the side to move may stand on the static
+    evaluation or close a mill (the turns that remove stones). A leaf with an open mill to close
+    would otherwise be scored as if the stone it takes were still there."""
+    cdef Pos* p = &s.pos
+    cdef int v, best, i, count, base
+    cdef Move m
+    cdef Move* moves
+    cdef int* scores
+    cdef Undo u
+    if settled(s, ply, &v):
+        return v
+    best = evaluate(&s.r, p, s.w)
+    if best >= beta or ply >= MAX_PLY - 1 or s.used + MAX_MOVES > BUF_MOVES:
+        return best
+    if best > alpha:
+        alpha = best
+    base = s.used
+    moves = s.buf + base
+    scores = s.order + base
+    count = 0
+    for i in range(gen_moves(&s.r, p, moves)):
+        if moves[i].removed:
+            moves[count] = moves[i]
+            count += 1
+    s.used = base + count
+    score_moves(s, moves, scores, count, NO_MOVE, ply)
+    for i in range(count):
+        pick(moves, scores, i, count)
+        m = moves[i]
+        make_move(p, m, &u)
+        s.hist[s.root_n + ply + 1] = p.key
+        v = -quiesce(s, -beta, -alpha, ply + 1)
+        unmake_move(p, m, &u)
+        if s.stopped:
+            break
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    s.used = base
+    return best
+
+
 cdef int search(SearchState* s, int alpha, int beta, int depth, int ply) noexcept nogil:
     """Negamax value of s.pos (fail-soft) within (alpha, beta); 0 and s.stopped once a limit hits."""
     cdef Pos* p = &s.pos
     cdef const Rules* r = &s.r
     cdef int n = s.root_n + ply
-    cdef int status, v, best, i, count, base, bound, orig_alpha = alpha
+    cdef int v, best, i, count, base, bound, reduction, orig_alpha = alpha
     cdef bint pv_node = beta - alpha > 1
     cdef TTHit hit
     cdef Move m, best_move
     cdef Move* moves
     cdef int* scores
     cdef Undo u
-    s.nodes += 1
-    poll(s)
-    if s.stopped:
-        return 0
-    status = rules_end(r, p, s.hist, n)
-    if status != ONGOING:
-        return end_score(status, p.side, ply)
-    if r.threefold and repeats_in_tree(s, n):
-        return 0
-    if not has_turn(r, p):
-        return -(MATE - ply) if r.stalemate_action == 0 else 0
-    if s.db != NULL and ply > 0:
-        v = db_score(s, p, ply)
-        if v != NO_SCORE:
-            s.tbhits += 1
-            return v
-    if depth <= 0 or ply >= MAX_PLY - 1 or s.used + MAX_MOVES > BUF_MOVES:
+    if depth <= 0:
+        return quiesce(s, alpha, beta, ply)
+    if settled(s, ply, &v):
+        return v
+    if ply >= MAX_PLY - 1 or s.used + MAX_MOVES > BUF_MOVES:
         return evaluate(r, p, s.w)
     hit.move = NO_MOVE
     if s.tt != NULL:
@@ -263,7 +327,12 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply) noexcep
         if i == 0:
             v = -search(s, -beta, -alpha, depth - 1, ply + 1)
         else:
-            v = -search(s, -alpha - 1, -alpha, depth - 1, ply + 1)
+            # Late turns that take nothing and block nothing are searched a ply shallower first
+            # (ordering put the likely best ones early); one that beats alpha is searched again.
+            reduction = 1 if depth >= 3 and i >= 3 and not m.removed and scores[i] < (1 << 21) else 0
+            v = -search(s, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1)
+            if reduction and v > alpha:
+                v = -search(s, -alpha - 1, -alpha, depth - 1, ply + 1)
             if alpha < v < beta:
                 v = -search(s, -beta, -alpha, depth - 1, ply + 1)
         unmake_move(p, m, &u)

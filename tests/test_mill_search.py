@@ -18,7 +18,7 @@ from pyrope.mill.bench import DEFAULT_DEPTH, run_bench
 from pyrope.mill.search import WEIGHTS, MillSearcher, SearchInfo
 
 # The bench's signature at its default depth; a change of the search must explain a new number.
-BENCH_NODES = 7_163_100
+BENCH_NODES = 2_192_611
 
 
 def referee(board: MillBoard) -> Referee:
@@ -155,9 +155,11 @@ def placement_positions():
 @pytest.mark.parametrize("variant,fen", list(placement_positions()))
 def test_pvs_mtdf_and_no_table_agree(variant, fen):
     # In placement every path to a position has the same length and no repetition exists, so the
-    # depth-5 minimax value is unique and the table cannot graft deeper results onto it.
+    # depth-3 value is unique and the table cannot graft deeper results onto it. (Depth 3 is the
+    # deepest searched full width: from 4 up, late turns are reduced by an order that the table,
+    # killers and history shape, so the algorithms may differ there.) Quiescence is part of it.
     board = MillBoard(fen, variant=variant)
-    scores = [MillSearcher(hash_mb=hash_mb, algorithm=algorithm).search(board, depth=5).score
+    scores = [MillSearcher(hash_mb=hash_mb, algorithm=algorithm).search(board, depth=3).score
               for algorithm, hash_mb in (("pvs", 4), ("mtdf", 4), ("pvs", 0))]
     assert scores[0] == scores[1] == scores[2], scores
 
