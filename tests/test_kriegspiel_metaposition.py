@@ -1,0 +1,159 @@
+"""The metaposition (engine/kriegspiel/metaposition.py) against the referee's truth: over random games
+the enemy's real men always lie inside each player's metaposition (thesis section 4.1: I <= M), and
+the updates learn what the messages say for certain (hand-made cases)."""
+import chess
+import pytest
+
+from pyrope.kriegspiel.metaposition import Metaposition, diagonal_check
+from pyrope.kriegspiel.players import RandomPlayer, SemiRandomPlayer, play_game
+from pyrope.kriegspiel.referee import Check, Referee
+
+
+class Tracked:
+    """A player that keeps a metaposition from what it hears and checks it against the referee
+    after every update (the test's only use of the referee's position)."""
+
+    def __init__(self, player, referee: Referee, failures: list):
+        self.player, self.referee, self.failures = player, referee, failures
+        self.updates = 0
+
+    def start(self, color, fen):
+        self.player.start(color, fen)
+        self.meta = Metaposition(fen, color)
+        self.opening = True
+        self.last = None
+        self._check("start")
+
+    def hear(self, announcement):
+        self.player.hear(announcement)
+        if self.opening:
+            self.opening = False
+            return
+        if announcement.to_move == self.meta.color:
+            self.meta.their_move(announcement)
+            self._check("their move")
+        else:
+            self.meta.our_move(self.last, announcement)
+            self._check("our move")
+
+    def next_try(self):
+        text = self.player.next_try()
+        self.pending = self.player._tried
+        return text
+
+    def answered(self, text, legal):
+        self.player.answered(text, legal)
+        if legal:
+            self.last = self.pending
+
+    def _check(self, when):
+        self.updates += 1
+        enemy = self.referee.piece_map(not self.meta.color)
+        if not self.meta.contains(enemy) and len(self.failures) < 5:
+            self.failures.append((when, self.referee.fen(), self.meta.color, self.referee.moves()[-6:]))
+
+
+def tracked_games(count: int, seed: int, semi: bool = False):
+    failures, updates, narrowed = [], 0, 0
+    kind = SemiRandomPlayer if semi else RandomPlayer
+    for game in range(count):
+        referee = Referee()
+        white = Tracked(kind(seed=seed + 2 * game), referee, failures)
+        black = Tracked(kind(seed=seed + 2 * game + 1), referee, failures)
+        play_game(white, black, referee)
+        updates += white.updates + black.updates
+        narrowed += sum(chess.popcount(p.meta.possible[chess.KING]) == 1 for p in (white, black))
+    return failures, updates, narrowed
+
+
+@pytest.mark.parametrize("semi", [False, True])
+def test_the_true_position_is_always_inside_the_metaposition(semi):
+    failures, updates, _ = tracked_games(40, seed=7 if semi else 1, semi=semi)
+    assert updates > 1000
+    assert failures == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("semi", [False, True])
+def test_the_true_position_is_inside_over_a_thousand_games(semi):
+    failures, updates, _ = tracked_games(1000, seed=70 if semi else 10, semi=semi)
+    assert failures == []
+
+
+def test_start_position_is_known_exactly():
+    meta = Metaposition(chess.STARTING_FEN, chess.WHITE)
+    assert meta.possible[chess.KING] == chess.BB_E8
+    assert meta.possible[chess.PAWN] == chess.BB_RANK_7
+    assert meta.surely_empty == chess.BB_RANK_3 | chess.BB_RANK_4 | chess.BB_RANK_5 | chess.BB_RANK_6
+    assert meta.pawns_min == meta.pawns_max == [1] * 8
+
+
+def test_enemy_men_spread_like_pseudo_pieces_after_their_move():
+    referee = Referee()
+    meta = Metaposition(chess.STARTING_FEN, chess.BLACK)
+    answer = referee.try_move("g1f3")
+    meta.their_move(answer.announcement)
+    knights = chess.SquareSet(meta.possible[chess.KNIGHT])
+    assert {chess.B1, chess.G1, chess.A3, chess.C3, chess.F3, chess.H3} <= set(knights)
+    assert not meta.possible[chess.BISHOP] & ~chess.BB_RANK_1   # bishops are still shut in
+    assert meta.possible[chess.PAWN] & chess.BB_E4                # e2-e4 was possible
+    assert not meta.possible[chess.KING] & ~chess.BB_RANK_1
+    assert meta.empty & chess.BB_G1 and meta.empty & chess.BB_E2  # a man may have left
+    assert not meta.empty & chess.BB_A1                           # the rook could not move
+
+
+def test_a_capture_on_our_man_puts_the_capturer_there():
+    fen = "4k3/8/8/8/3p4/4P3/8/4K3 w - - 0 1"
+    referee = Referee(fen)
+    white = Metaposition(fen, chess.WHITE)
+    black = Metaposition(fen, chess.BLACK)
+    answer = referee.try_move("e1d2")
+    white.our_move(chess.Move.from_uci("e1d2"), answer.announcement)
+    black.their_move(answer.announcement)
+    answer = referee.try_move("d4e3")                 # Pawn at e3 captured
+    assert answer.legal and answer.announcement.capture.square == chess.E3
+    white.their_move(answer.announcement)
+    # Only the d4 pawn could take there; which pseudo-piece moved is not known, so d4 keeps its
+    # pawn too, but may now be empty, and e3 surely holds the capturer.
+    assert white.possible[chess.PAWN] == chess.BB_E3 | chess.BB_D4
+    assert not any(white.possible[t] & chess.BB_E3 for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
+    assert not white.empty & chess.BB_E3
+    assert white.empty & chess.BB_D4
+    assert white.pawns_max[chess.FILE_NAMES.index("e")] == 1
+
+
+def test_checks_narrow_the_enemy_king():
+    # White's rook gives a file check from a1: the black king is on the a-file, nowhere else.
+    fen = "8/8/8/8/8/8/8/1R2K3 w - - 0 1"
+    meta = Metaposition("k7/8/8/8/8/8/8/1R2K3 w - - 0 1", chess.WHITE)
+    meta.possible[chess.KING] = chess.BB_ALL & ~chess.BB_RANK_1 & ~chess.BB_RANK_2  # forget where it is
+    meta.empty = chess.BB_ALL & ~meta.mine
+    referee = Referee("k7/8/8/8/8/8/8/1R2K3 w - - 0 1")
+    answer = referee.try_move("b1a1")
+    assert answer.announcement.checks == (Check.FILE,)
+    meta.our_move(chess.Move.from_uci("b1a1"), answer.announcement)
+    assert set(chess.SquareSet(meta.possible[chess.KING])) <= set(chess.SquareSet(chess.BB_FILE_A))
+    assert meta.possible[chess.KING] & chess.BB_A8
+    del fen
+
+
+def test_no_check_clears_the_squares_our_men_surely_attack():
+    meta = Metaposition("7k/8/8/8/8/8/8/R3K3 w - - 0 1", chess.WHITE)
+    meta.possible[chess.KING] = chess.BB_ALL & ~meta.mine
+    meta.empty = chess.BB_ALL & ~meta.mine
+    for t in meta.possible:
+        if t != chess.KING:
+            meta.possible[t] = 0
+    referee = Referee("7k/8/8/8/8/8/8/R3K3 w - - 0 1")
+    answer = referee.try_move("e1d1")
+    meta.our_move(chess.Move.from_uci("e1d1"), answer.announcement)
+    kings = meta.possible[chess.KING]
+    assert not kings & chess.BB_FILE_A & ~chess.BB_A1       # the rook sees the whole a-file
+    assert not kings & (chess.BB_B1 | chess.BB_C1)            # and the first rank up to our king
+    assert kings & chess.BB_H1                              # which hides the rest
+    assert not kings & chess.BB_KING_ATTACKS[chess.D1]      # kings never touch
+
+
+def test_diagonal_kinds_follow_the_referee():
+    assert diagonal_check(chess.E1, chess.H4) == Check.SHORT_DIAGONAL
+    assert diagonal_check(chess.E1, chess.A5) == Check.LONG_DIAGONAL
