@@ -165,26 +165,28 @@ cdef inline int emit(Move* out, int n, int frm, int to, uint32_t removed) noexce
     return n + 1
 
 
-cdef int expand(const Rules* r, uint32_t opp, uint32_t rem1, int frm, int to, int k, Move* out, int n) noexcept nogil:
-    """Add the turn frm-to with every way of making its k removals; out NULL counts only."""
+cdef int expand(const Rules* r, uint32_t opp, uint32_t rem1, int frm, int to, int k, uint32_t taken,
+                Move* out, int n) noexcept nogil:
+    """Add the turn frm-to with every way of making its k removals (after `taken`, stones a blocked
+    side took first); out NULL counts only."""
     cdef uint32_t sets[MAX_SETS]
     cdef uint32_t b
     cdef int ns, j
     if k == 0 or opp == 0:
-        return emit(out, n, frm, to, 0)
+        return emit(out, n, frm, to, taken)
     if k == 1:
         if out == NULL:
             return n + popcount(rem1)
         b = rem1
         while b:
-            n = emit(out, n, frm, to, b & (~b + 1))
+            n = emit(out, n, frm, to, taken | (b & (~b + 1)))
             b &= b - 1
         return n
     ns = removal_sets(r, opp, k, 0, sets, 0)
     if out == NULL:
         return n + ns
     for j in range(ns):
-        n = emit(out, n, frm, to, sets[j])
+        n = emit(out, n, frm, to, taken | sets[j])
     return n
 
 
@@ -194,6 +196,52 @@ cdef inline int due(const Rules* r, int mills) noexcept nogil:
     return mills if r.remove_multiple else 1
 
 
+cdef bint can_move(const Rules* r, const Pos* p, int c) noexcept nogil:
+    """Whether colour c could place, slide or fly now (its pending removals aside)."""
+    cdef uint32_t own = p.bb[c]
+    cdef uint32_t empty = ~(own | p.bb[1 - c]) & FULL
+    if empty == 0:
+        return False
+    if p.hand[c] > 0 or (r.may_fly and p.hand[c] == 0 and popcount(own) <= r.fly_count):
+        return True
+    while own:
+        if r.adj[ctz(own)] & empty:
+            return True
+        own &= own - 1
+    return False
+
+
+cdef int blocked_turns(const Rules* r, const Pos* p, Move* out) noexcept nogil:
+    """The turns of a side that can neither place, slide nor fly, by StalemateAction: 1 a pass,
+    3 taking one opponent stone, 2 taking one and then sliding into its point when a stone of ours
+    is next to it (that slide earns its mills' removals as usual); 0 and 4 end the game, so none.
+    (A pass always has an answer: the board is connected, so with an empty point some stone
+    borders one, and a blocked side's stones border none.)"""
+    cdef int us = p.side, n = 0, frm
+    cdef uint32_t own = p.bb[us], opp = p.bb[1 - us]
+    cdef uint32_t rem1 = removable(r, opp), b, bit, next_to, own2
+    if r.stalemate_action == 1:
+        return emit(out, 0, -1, -1, 0)
+    if r.stalemate_action == 3:
+        return expand(r, opp, rem1, -1, -1, 1, 0, out, 0)
+    if r.stalemate_action != 2:
+        return 0
+    b = rem1
+    while b:
+        bit = b & (~b + 1)
+        b ^= bit
+        next_to = own & r.adj[ctz(bit)]
+        if not next_to:
+            n = emit(out, n, -1, -1, bit)
+        while next_to:
+            frm = ctz(next_to)
+            next_to &= next_to - 1
+            own2 = (own ^ (1u << frm)) | bit
+            n = expand(r, opp & ~bit, removable(r, opp & ~bit), frm, ctz(bit),
+                       due(r, mills_at(r, own2, ctz(bit))), bit, out, n)
+    return n
+
+
 cdef int gen_moves(const Rules* r, const Pos* p, Move* out) noexcept nogil:
     """Every complete turn for the side to move; returns their number (out may be NULL)."""
     cdef int us = p.side
@@ -201,16 +249,22 @@ cdef int gen_moves(const Rules* r, const Pos* p, Move* out) noexcept nogil:
     cdef uint32_t empty = ~(own | opp) & FULL
     cdef uint32_t rem1 = removable(r, opp)
     cdef uint32_t e, f, own2
-    cdef int n = 0, to, frm
+    cdef int n = 0, to, frm, k
     cdef bint flying
     if p.pending > 0:
-        return expand(r, opp, rem1, -1, -1, p.pending, out, 0)
+        return expand(r, opp, rem1, -1, -1, p.pending, 0, out, 0)
+    if empty == 0:
+        # A full board still in play (BoardFullAction 1-3): the side to move takes one stone.
+        return expand(r, opp, rem1, -1, -1, 1, 0, out, 0)
     if p.hand[us] > 0:
         e = empty
         while e:
             to = ctz(e)
             e &= e - 1
-            n = expand(r, opp, rem1, -1, to, due(r, mills_at(r, own | (1u << to), to)), out, n)
+            k = due(r, mills_at(r, own | (1u << to), to))
+            if k == 0 and r.board_full_action == 2 and empty == (1u << to):
+                k = 1       # filling the board, the second player takes first (BoardFullAction 2)
+            n = expand(r, opp, rem1, -1, to, k, 0, out, n)
         if not r.move_in_placing:
             return n
     flying = p.hand[us] == 0 and r.may_fly and popcount(own) <= r.fly_count
@@ -223,16 +277,38 @@ cdef int gen_moves(const Rules* r, const Pos* p, Move* out) noexcept nogil:
             to = ctz(e)
             e &= e - 1
             own2 = (own ^ (1u << frm)) | (1u << to)
-            n = expand(r, opp, rem1, frm, to, due(r, mills_at(r, own2, to)), out, n)
+            n = expand(r, opp, rem1, frm, to, due(r, mills_at(r, own2, to)), 0, out, n)
+    if n == 0:
+        n = blocked_turns(r, p, out)
     return n
 
 
-cdef void make_move(Pos* p, Move m, Undo* u) noexcept nogil:
+cdef inline int owed_after(const Rules* r, const Pos* p, Move m) noexcept nogil:
+    """Removals the opponent owes after m on a board about to fill or just full: BoardFullAction
+    1 has White take one and then Black (Black owes after White's removal), 2 has the placement
+    that fills the board without a mill take one and then the other side (it owes one)."""
+    cdef uint32_t occupied = p.bb[0] | p.bb[1]
+    if r.board_full_action == 1 and m.frm < 0 and m.to < 0 and m.removed and p.pending == 0 and occupied == FULL:
+        return 1
+    if (r.board_full_action == 2 and m.frm < 0 and m.to >= 0 and (occupied | (1u << m.to)) == FULL
+            and mills_at(r, p.bb[p.side] | (1u << m.to), m.to) == 0):
+        return 1
+    return 0
+
+
+cdef void make_move(const Rules* r, Pos* p, Move m, Undo* u) noexcept nogil:
     cdef int us = p.side, them = 1 - p.side
     cdef uint32_t b
     cdef uint64_t key = p.key
+    cdef int owed = owed_after(r, p, m)
     u.quiet = p.quiet
     u.pending = p.pending
+    if m.removed:       # first: a blocked side may slide into the point it took (StalemateAction 2)
+        p.bb[them] &= ~m.removed
+        b = m.removed
+        while b:
+            key ^= Z_PSQ[them][ctz(b)]
+            b &= b - 1
     if m.frm >= 0:
         p.bb[us] ^= (1u << m.frm) | (1u << m.to)
         key ^= Z_PSQ[us][m.frm] ^ Z_PSQ[us][m.to]
@@ -242,15 +318,12 @@ cdef void make_move(Pos* p, Move m, Undo* u) noexcept nogil:
         key ^= Z_PSQ[us][m.to] ^ Z_HAND[us][p.hand[us]] ^ Z_HAND[us][p.hand[us] - 1]
         p.hand[us] -= 1
         p.quiet = 0
+    elif not m.removed:
+        p.quiet += 1    # a pass (StalemateAction 1)
     if m.removed:
-        p.bb[them] &= ~m.removed
-        b = m.removed
-        while b:
-            key ^= Z_PSQ[them][ctz(b)]
-            b &= b - 1
         p.quiet = 0
-    key ^= Z_PENDING[p.pending] ^ Z_SIDE
-    p.pending = 0
+    key ^= Z_PENDING[p.pending] ^ Z_PENDING[owed] ^ Z_SIDE
+    p.pending = owed
     p.side = them
     p.turn += 1
     p.key = key
@@ -259,13 +332,7 @@ cdef void make_move(Pos* p, Move m, Undo* u) noexcept nogil:
 cdef void unmake_move(Pos* p, Move m, const Undo* u) noexcept nogil:
     cdef int us = 1 - p.side, them = p.side
     cdef uint32_t b
-    cdef uint64_t key = p.key ^ Z_SIDE ^ Z_PENDING[u.pending]
-    if m.removed:
-        p.bb[them] |= m.removed
-        b = m.removed
-        while b:
-            key ^= Z_PSQ[them][ctz(b)]
-            b &= b - 1
+    cdef uint64_t key = p.key ^ Z_SIDE ^ Z_PENDING[u.pending] ^ Z_PENDING[p.pending]
     if m.frm >= 0:
         p.bb[us] ^= (1u << m.frm) | (1u << m.to)
         key ^= Z_PSQ[us][m.frm] ^ Z_PSQ[us][m.to]
@@ -273,6 +340,12 @@ cdef void unmake_move(Pos* p, Move m, const Undo* u) noexcept nogil:
         p.bb[us] &= ~(1u << m.to)
         key ^= Z_PSQ[us][m.to] ^ Z_HAND[us][p.hand[us]] ^ Z_HAND[us][p.hand[us] + 1]
         p.hand[us] += 1
+    if m.removed:
+        p.bb[them] |= m.removed
+        b = m.removed
+        while b:
+            key ^= Z_PSQ[them][ctz(b)]
+            b &= b - 1
     p.pending = u.pending
     p.quiet = u.quiet
     p.side = us
@@ -297,7 +370,7 @@ cdef int rules_end(const Rules* r, const Pos* p, const uint64_t* hist, int n) no
         return R_UNDER_THREE | (BLACK_WINS if us == 0 else WHITE_WINS)
     if p.hand[them] + popcount(p.bb[them]) < 3:
         return R_UNDER_THREE | (WHITE_WINS if us == 0 else BLACK_WINS)
-    if p.pending == 0 and (p.bb[0] | p.bb[1]) == FULL:
+    if p.pending == 0 and (p.bb[0] | p.bb[1]) == FULL and r.board_full_action in (0, 4):
         return R_BOARD_FULL | (BLACK_WINS if r.board_full_action == 0 else DRAW)
     if r.threefold:
         lo = n - p.quiet
@@ -336,7 +409,7 @@ cdef unsigned long long perft_rec(const Rules* r, Pos* p, uint64_t* hist, int n,
         return gen_moves(r, p, NULL)
     count = gen_moves(r, p, buf)
     for i in range(count):
-        make_move(p, buf[i], &u)
+        make_move(r, p, buf[i], &u)
         hist[n + 1] = p.key
         total += perft_rec(r, p, hist, n + 1, buf + count, depth - 1)
         unmake_move(p, buf[i], &u)
@@ -463,7 +536,7 @@ cdef class MillCore:
         m.frm = <int8_t>frm
         m.to = <int8_t>to
         m.removed = removed
-        make_move(&self.p, m, &self.undos[self.n])
+        make_move(&self.r, &self.p, m, &self.undos[self.n])
         self.played[self.n] = m
         self.n += 1
         self.hist[self.n] = self.p.key

@@ -27,19 +27,9 @@ cdef inline bint can_fly(const Rules* r, const Pos* p, int c) noexcept nogil:
 
 
 cdef inline bint has_turn(const Rules* r, const Pos* p) noexcept nogil:
-    """Whether the side to move can play (the board is not full: rules_end has checked that)."""
-    cdef int us = p.side
-    cdef uint32_t own = p.bb[us]
-    cdef uint32_t empty = ~(own | p.bb[1 - us]) & FULL
-    if p.pending > 0:
-        return True
-    if p.hand[us] > 0 or can_fly(r, p, us):
-        return empty != 0
-    while own:
-        if r.adj[ctz(own)] & empty:
-            return True
-        own &= own - 1
-    return False
+    """Whether the side to move owes a removal or can place, slide or fly (a full board still in
+    play is a removal turn: rules_end has ended it under BoardFullAction 0 and 4)."""
+    return p.pending > 0 or (p.bb[0] | p.bb[1]) == FULL or can_move(r, p, p.side)
 
 
 cdef int side_terms(const Rules* r, const Pos* p, int c, const int* w) noexcept nogil:

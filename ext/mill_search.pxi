@@ -228,7 +228,8 @@ cdef inline bint settled(SearchState* s, int ply, int* value) noexcept nogil:
     if r.threefold and repeats_in_tree(s, n):
         value[0] = 0
         return True
-    if not has_turn(r, p):
+    if not has_turn(r, p) and not blocked_turns(r, p, NULL):
+        # Blocked, and StalemateAction gives no turn (1-3 give a pass or a removal instead).
         value[0] = -(MATE - ply) if r.stalemate_action == 0 else 0
         return True
     if s.db != NULL and ply > 0:
@@ -269,7 +270,7 @@ cdef int quiesce(SearchState* s, int alpha, int beta, int ply) noexcept nogil:
     for i in range(count):
         pick(moves, scores, i, count)
         m = moves[i]
-        make_move(p, m, &u)
+        make_move(&s.r, p, m, &u)
         s.hist[s.root_n + ply + 1] = p.key
         v = -quiesce(s, -beta, -alpha, ply + 1)
         unmake_move(p, m, &u)
@@ -322,7 +323,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply) noexcep
     for i in range(count):
         pick(moves, scores, i, count)
         m = moves[i]
-        make_move(p, m, &u)
+        make_move(&s.r, p, m, &u)
         s.hist[n + 1] = p.key
         if i == 0:
             v = -search(s, -beta, -alpha, depth - 1, ply + 1)
@@ -364,7 +365,7 @@ cdef int root_search(SearchState* s, int alpha, int beta, int depth, int nroot) 
     s.nodes += 1
     for i in range(nroot):
         m = s.buf[i]
-        make_move(p, m, &u)
+        make_move(&s.r, p, m, &u)
         s.hist[s.root_n + 1] = p.key
         if i == 0:
             v = -search(s, -beta, -alpha, depth - 1, 1)
@@ -438,12 +439,12 @@ cdef int principal_variation(SearchState* s, Move* pv, int length) noexcept nogi
     cdef int n = 0, count, i, found
     pv[0] = s.buf[0]
     while True:
-        make_move(p, pv[n], &undos[n])
+        make_move(&s.r, p, pv[n], &undos[n])
         n += 1
         s.hist[s.root_n + n] = p.key
         if n >= length or s.tt == NULL or rules_end(&s.r, p, s.hist, s.root_n + n) != ONGOING:
             break
-        if (s.r.threefold and repeats_in_tree(s, s.root_n + n)) or not has_turn(&s.r, p):
+        if (s.r.threefold and repeats_in_tree(s, s.root_n + n)) or gen_moves(&s.r, p, NULL) == 0:
             break
         hit = tt_probe(s.tt, s.tt_mask, p.key)
         if hit.bound == BOUND_NONE:

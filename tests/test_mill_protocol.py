@@ -131,7 +131,7 @@ def test_rule_options_checked_at_once_and_applied_from_the_next_game():
            "setoption name PiecesCount value 11": "PiecesCount must be 9, 10 or 12, not 11",
            "setoption name PiecesCount value 13": "PiecesCount must be between 9 and 12, not 13",
            "setoption name MayFly value perhaps": "MayFly takes true or false, not 'perhaps'",
-           "setoption name BoardFullAction value 2": "BoardFullAction 2 is not supported",
+           "setoption name BoardFullAction value 5": "BoardFullAction must be between 0 and 4, not 5",
            "setoption name NMoveRule value -1": "NMoveRule must be between 0 and 1000, not -1",
            "setoption name Algorithm value alphabeta": "Algorithm takes pvs or mtdf",
            "setoption name Colour value white": "no such option: Colour"})
@@ -198,6 +198,34 @@ def test_uci_dialect_answers_two_removals_one_go_each():
     board = MillBoard(variant="morabaraba")
     board.push_moves(moves)
     assert tokens[0] == "g4" and board.push("".join(tokens)).count("x") == 2
+
+
+BLOCKED = "O@./.../.../O@..../.../.@./O@@ w 0 0 0 0 30"     # White cannot move; Black can
+
+
+def test_blocked_side_turns_over_ugi_and_the_uci_dialect():
+    rules = "setoption name MayFly value false"
+    # UGI: one complete turn per bestmove, whatever StalemateAction makes of it.
+    for action in (1, 2, 3):
+        engine = InProcess(MillUgiFrontEnd)
+        engine.send("ugi", rules, f"setoption name StalemateAction value {action}", f"position fen {BLOCKED}")
+        board = MillBoard(BLOCKED, MayFly=False, StalemateAction=action)
+        turn = bestmove(engine.send("go depth 3"))
+        assert turn in board.legal_moves()
+        engine.send(f"position fen {BLOCKED} moves {turn}")
+        board.push(turn)
+        assert engine.fen() == board.fen()
+    # Sanmill's dialect, StalemateAction 2: the removal, then the slide at the next go.
+    engine = InProcess(MillUciFrontEnd)
+    engine.send("uci", rules, "setoption name StalemateAction value 2", f"position fen {BLOCKED}")
+    board = MillBoard(BLOCKED, MayFly=False, StalemateAction=2)
+    tokens = [bestmove(engine.send("go depth 3"))]
+    while len(tokens) < 4:
+        engine.send(f"position fen {BLOCKED} moves {' '.join(tokens)}")
+        if not board.completions("".join(tokens)):
+            break
+        tokens.append(bestmove(engine.send("go depth 3")))
+    assert board.push(" ".join(tokens)) in MillBoard(BLOCKED, MayFly=False, StalemateAction=2).legal_moves()
 
 
 def test_uci_dialect_bare_go_thinks_movetime_and_clocks_are_kept():

@@ -28,6 +28,14 @@ CONFIGS = [
     ("morabaraba", {"MayFly": False, "NMoveRule": 0, "ThreefoldRepetitionRule": True,
                     "EndgameNMoveRule": 0}, 100),
     ("twelve", {"BoardFullAction": 4, "StalemateAction": 4, "NMoveRule": 20}, 150),
+    # Blocked sides pass or take instead of losing; full boards are played on (rare in random play:
+    # test_full_board_actions builds them).
+    ("nine", {"MayFly": False, "StalemateAction": 1, "NMoveRule": 30}, 100),
+    ("nine", {"MayFly": False, "StalemateAction": 2, "NMoveRule": 30}, 100),
+    ("nine", {"MayFly": False, "StalemateAction": 3, "NMoveRule": 30}, 100),
+    ("twelve", {"BoardFullAction": 1, "StalemateAction": 2, "MayFly": False, "NMoveRule": 20}, 60),
+    ("twelve", {"BoardFullAction": 2, "StalemateAction": 3, "NMoveRule": 20}, 60),
+    ("twelve", {"BoardFullAction": 3, "StalemateAction": 1, "NMoveRule": 20}, 60),
 ]
 MAX_TURNS = 130
 
@@ -236,6 +244,89 @@ def test_full_twelve_men_board(variant, options, expected):
     assert board.legal_moves() == []
 
 
+@pytest.mark.parametrize("action", [1, 2, 3])
+def test_full_board_actions(action):
+    """BoardFullAction 1: White takes a stone, then Black; 2: the placement that fills the board
+    takes one, then White; 3: White takes one. Then the game goes on, every step as the reference."""
+    from pyrope.mill.geometry import POINTS
+    board = MillBoard(variant="twelve", BoardFullAction=action)
+    ref = referee(board)
+    white = full_board_colouring(board.rules.lines())
+    black = [p for p in range(24) if p not in white]
+    placements = [POINTS[p] for pair in zip(white, black) for p in pair]
+    for turn in placements[:-1]:
+        board.push(turn)
+        ref.play(parse_turn(turn))
+    last = [m for m in board.legal_moves() if m.startswith(placements[-1])]
+    if action == 2:     # Black's filling placement takes a white stone
+        assert last and all(m.startswith(placements[-1] + "x") for m in last)
+    else:
+        assert last == [placements[-1]]
+    assert core_turns(board) == ref.turns()
+    board.push(sorted(last)[0])
+    ref.play(parse_turn(sorted(last)[0]))
+    takers = []
+    for _ in range(3):
+        assert core_turns(board) == ref.turns(), board.fen()
+        assert board.result() == "*" and board.key == board._core.recomputed_key()
+        moves = sorted(board.legal_moves())
+        if not all(m.startswith("x") for m in moves):
+            break
+        takers.append(board.turn)
+        board.push(moves[0])
+        ref.play(parse_turn(moves[0]))
+        assert board.fen() == ref.fen()
+    stones = board.fen().split()[0].count("O") + board.fen().split()[0].count("@")
+    if action == 2:
+        assert takers == ["white"] and stones == 22          # Black took with its placement
+        assert board.turn == "black"
+    elif action == 1:
+        assert takers == ["white", "black"] and stones == 22 and board.turn == "white"
+    else:
+        assert takers == ["white"] and stones == 23 and board.turn == "black"
+    assert board.result() == "*"
+
+
+BLOCKED = "O@./.../.../O@..../.../.@./O@@ w 0 0 0 0 30"     # White cannot move; Black can
+
+
+def test_blocked_side_passes_under_stalemate_action_1():
+    board = MillBoard(BLOCKED, MayFly=False, StalemateAction=1)
+    assert board.legal_moves() == ["pass"]
+    board.push("pass")
+    assert board.turn == "black" and board.fen().split()[5] == "1"     # a pass counts toward NMoveRule
+    assert board.legal_moves()                                         # the other side always can move
+    assert board.pop() == "pass" and board.fen() == BLOCKED
+
+
+@pytest.mark.parametrize("action", [2, 3])
+def test_blocked_side_takes_a_stone(action):
+    board = MillBoard(BLOCKED, MayFly=False, StalemateAction=action)
+    moves = board.legal_moves()
+    assert moves and all(m.startswith("x") for m in moves)
+    if action == 3:
+        assert all(len(m) == 3 for m in moves)     # a removal alone; then Black moves
+    else:
+        assert any("-" in m for m in moves)        # a removal, then a slide into the freed point
+        slide = next(m for m in moves if "-" in m)
+        assert slide[1:3] == slide.split("-")[1][:2]
+    board.push(moves[0])
+    assert board.turn == "black"
+
+
+def test_blocked_side_turns_in_split_form():
+    board = MillBoard(BLOCKED, MayFly=False, StalemateAction=2)
+    turn = next(m for m in board.legal_moves() if "-" in m)
+    removal, slide = turn[:3], turn[3:]
+    assert board.push_moves([removal, slide]) == [turn]        # Sanmill's tokens, one turn
+    board = MillBoard(BLOCKED, MayFly=False, StalemateAction=3)
+    black = MillBoard(BLOCKED, MayFly=False, StalemateAction=3)
+    first = board.legal_moves()[0]
+    board.push(first)
+    reply = board.legal_moves()[0]
+    assert black.push_moves([first, reply]) == [first, reply]
+
+
 def test_blocked_side():
     fen = "O@./.../.../O@..../.../.@./O@@ w 0 0 0 0 30"
     board = MillBoard(fen, MayFly=False)
@@ -328,7 +419,7 @@ def one_sentence(error: ValueError) -> bool:
 
 
 @pytest.mark.parametrize("variant,options", [
-    ("chinese", {}), ("nine", {"PiecesCount": 11}), ("nine", {"FlyPieceCount": 5}), ("nine", {"BoardFullAction": 2}),
+    ("chinese", {}), ("nine", {"PiecesCount": 11}), ("nine", {"FlyPieceCount": 5}), ("nine", {"BoardFullAction": 5}),
     ("nine", {"StalemateAction": 7}), ("nine", {"NMoveRule": -1}), ("nine", {"EndgameNMoveRule": "x"}),
     ("nine", {"MayFly": "maybe"}), ("nine", {"Colour": 1}), ("nine", {"Variant": "chinese"}),
 ])

@@ -11,7 +11,7 @@ from itertools import permutations
 from .._mill import MillCore
 from . import fen as fen_io
 from .geometry import POINTS
-from .notation import format_move, join_split, parse
+from .notation import PASS, format_move, join_split, parse
 from .rules import MillRules
 
 RESULTS = {0: "*", 1: "1-0", 2: "0-1", 3: "1/2-1/2"}
@@ -37,7 +37,8 @@ class MillBoard:
     def copy(self) -> "MillBoard":
         """The same rules, position and history (repetitions count across the copy)."""
         board = MillBoard(self._root, **dataclasses.asdict(self.rules))
-        board.push_moves(self.move_stack)
+        for turn in self.move_stack:        # complete turns already: nothing to join
+            board.push(turn)
         return board
 
     def fen(self) -> str:
@@ -74,7 +75,8 @@ class MillBoard:
 
     def push(self, text: str) -> str:
         """Play one complete turn (split tokens inside one string are joined); returns it in notation."""
-        turns = join_split(text.split())
+        tokens = text.split()
+        turns = tokens if len(tokens) == 1 else self.join_turns(tokens)
         if len(turns) != 1:
             raise ValueError(f"'{text}' holds {len(turns)} turns; push takes one.")
         move = self._resolve(turns[0])
@@ -83,13 +85,43 @@ class MillBoard:
         self.move_stack.append(text)
         return text
 
+    def join_turns(self, tokens) -> list[str]:
+        """Sanmill's split form joined into complete turns as they are played from here: a removal
+        token (`xb4`) joins the turn before it when that turn earns it, and a slide joins a lone
+        removal before it when a blocked side's turn goes on with it (StalemateAction 2); else
+        each starts a turn. Past a turn that cannot be played, tokens are joined by form alone."""
+        tokens = [token.strip() for token in tokens]
+        board = self.copy()
+        turns: list[str] = []
+        for i, token in enumerate(tokens):
+            if turns and (token.lower().startswith("x") or _lone_removal(turns[-1])):
+                joined = turns[-1] + token
+                if board._begins_turn(joined):
+                    turns[-1] = joined
+                    continue
+            if turns:
+                try:
+                    board.push(turns[-1])
+                except ValueError:
+                    return turns[:-1] + join_split([turns[-1]] + tokens[i:])
+            turns.append(token)
+        return turns
+
+    def _begins_turn(self, text: str) -> bool:
+        """Whether `text` is a legal turn here, or the first part of one (removals missing)."""
+        try:
+            self._resolve(text)
+            return True
+        except ValueError:
+            return bool(self.completions(text))
+
     def push_moves(self, tokens) -> list[str]:
         """Play a sequence of turns, split form accepted; on a fault nothing of it stays played."""
         if isinstance(tokens, str):
             tokens = tokens.split()
         done: list[str] = []
         try:
-            for turn in join_split(list(tokens)):
+            for turn in self.join_turns(list(tokens)):
                 done.append(self.push(turn))
         except ValueError as error:
             for _ in done:
@@ -121,6 +153,10 @@ class MillBoard:
             order = next((o for o in permutations(rest) if self._order_valid(removals + list(o), opp)), None)
             if order is not None:
                 turns.append(format_move(frm, to, removals + list(order)))
+        if not turns and frm < 0 and to < 0 and len(removals) == 1:
+            # A blocked side's removal whose slide into the freed point is still to come.
+            turns = [self._text(m, opp) for m in self._core.moves()
+                     if m[0] >= 0 and m[1] == removals[0] and m[2] >> removals[0] & 1]
         return turns
 
     # -- game end ---------------------------------------------------------------------------
@@ -169,9 +205,11 @@ class MillBoard:
         if opp is None:
             position = self._core.position()
             opp = position[1 - position[4]]
-        points = sorted((i for i in range(24) if removed >> i & 1), key=POINTS.__getitem__)
-        order = next(o for o in permutations(points) if self._order_valid(o, opp))
-        return format_move(frm, to, list(order))
+        # A slide into a point it removes from took that stone first (a blocked side's turn).
+        lead = [to] if frm >= 0 and removed >> to & 1 else []
+        points = sorted((i for i in range(24) if removed >> i & 1 and i not in lead), key=POINTS.__getitem__)
+        order = next(o for o in permutations(points) if self._order_valid(lead + list(o), opp))
+        return format_move(frm, to, lead + list(order))
 
     def _resolve(self, text: str) -> tuple[int, int, int]:
         """The core's move for `text`, or ValueError saying why it is not legal here."""
@@ -199,6 +237,8 @@ class MillBoard:
 
     def _why_not(self, text, frm, to, occupied, own, side, pending, hand) -> str:
         name = NAMES[side]
+        if text.strip().lower() == PASS:
+            return f"'{text}': only a blocked side passes, and only under StalemateAction 1."
         if pending:
             return f"{name.capitalize()} owes {pending} removal{'s' if pending > 1 else ''} first ('x' and a point), not '{text}'."
         if to < 0:
@@ -212,3 +252,8 @@ class MillBoard:
         if hand and not self.rules.MayMoveInPlacingPhase:
             return f"'{text}' moves a stone while {name} still has stones to place."
         return f"'{text}' moves to a point not adjacent to {POINTS[frm]}, and {name} may not fly."
+
+
+def _lone_removal(turn: str) -> bool:
+    """`xd1`: a removal with no placement or slide (a slide may follow it as the same turn)."""
+    return turn.lower().startswith("x") and "-" not in turn and len(turn) == 3

@@ -115,40 +115,73 @@ class Referee:
             return set()
         return self.generate()
 
-    def generate(self) -> set:
-        us = self.side
-        own, opp = self.own(us), self.own(1 - us)
+    def moves_of(self, colour: int) -> list:
+        """(from, to) placements, slides and flights of `colour`, removals aside."""
+        own = self.own(colour)
         empty = [p for p in self.adjacency if p not in self.stones]
         bases = []
-        if self.pending:
-            return {(None, None, r) for r in self.removal_sets(opp, self.pending)}
-        if self.hand[us]:
+        if self.hand[colour]:
             bases += [(None, t) for t in empty]
-        if not self.hand[us] or self.rules["MayMoveInPlacingPhase"]:
-            flying = (not self.hand[us] and self.rules["MayFly"] and len(own) <= self.rules["FlyPieceCount"])
+        if not self.hand[colour] or self.rules["MayMoveInPlacingPhase"]:
+            flying = (not self.hand[colour] and self.rules["MayFly"] and len(own) <= self.rules["FlyPieceCount"])
             for f in own:
                 targets = empty if flying else [t for t in self.adjacency[f] if t not in self.stones]
                 bases += [(f, t) for t in targets]
+        return bases
+
+    def generate(self) -> set:
+        us = self.side
+        own, opp = self.own(us), self.own(1 - us)
+        if self.pending:
+            return {(None, None, r) for r in self.removal_sets(opp, self.pending)}
+        if len(self.stones) == 24:      # a full board played on (BoardFullAction 1-3): take one
+            return {(None, None, r) for r in self.removal_sets(opp, 1)}
         result = set()
-        for f, t in bases:
+        for f, t in self.moves_of(us):
             after = (own - {f}) | {t}
-            for r in self.removal_sets(opp, self.earned(after, t)):
+            earned = self.earned(after, t)
+            if earned == 0 and self.rules["BoardFullAction"] == 2 and f is None and len(self.stones) == 23:
+                earned = 1              # the placement filling the board takes first
+            for r in self.removal_sets(opp, earned):
                 result.add((f, t, r))
+        if result:
+            return result
+        action = self.rules["StalemateAction"]     # blocked
+        if action == 1:
+            return {(None, None, frozenset())}     # a pass
+        if action == 3:
+            return {(None, None, r) for r in self.removal_sets(opp, 1)}
+        if action == 2:
+            for taken in self.takeable(opp):
+                movers = [f for f in own if taken in self.adjacency[f]]
+                if not movers:
+                    result.add((None, None, frozenset({taken})))
+                for f in movers:
+                    after = (own - {f}) | {taken}
+                    for r in self.removal_sets(opp - {taken}, self.earned(after, taken)):
+                        result.add((f, taken, r | {taken}))
         return result
 
     def play(self, turn) -> None:
         f, t, removed = turn
         us = self.side
+        full = len(self.stones) == 24
+        owed = 0
+        if self.rules["BoardFullAction"] == 1 and full and f is None and t is None and removed and not self.pending:
+            owed = 1                    # White took first; Black takes next
+        if (self.rules["BoardFullAction"] == 2 and f is None and t is not None and len(self.stones) == 23
+                and self.earned(self.own(us) | {t}, t) == 0):
+            owed = 1                    # the filling placement took first; the other side takes next
+        for r in removed:               # first: a blocked side may slide into the point it took
+            del self.stones[r]
         if f is not None:
             del self.stones[f]
         if t is not None:
             self.stones[t] = us
             if f is None:
                 self.hand[us] -= 1
-        for r in removed:
-            del self.stones[r]
         self.quiet = 0 if (f is None and t is not None) or removed else self.quiet + 1
-        self.pending = 0
+        self.pending = owed
         self.side = 1 - us
         self.turn += 1
         self.seen.append(self.snapshot())
@@ -161,7 +194,7 @@ class Referee:
             return win_them, "fewer than three stones"
         if len(self.own(them)) + self.hand[them] < 3:
             return win_us, "fewer than three stones"
-        if not self.pending and len(self.stones) == 24:
+        if not self.pending and len(self.stones) == 24 and self.rules["BoardFullAction"] in (0, 4):
             return ("0-1" if self.rules["BoardFullAction"] == 0 else "1/2-1/2"), "board full"
         if self.rules["ThreefoldRepetitionRule"] and self.seen.count(self.seen[-1]) >= 3:
             return "1/2-1/2", "threefold repetition"
@@ -216,6 +249,11 @@ FEN_RANKS = [[name(x, y) for x in range(7) if (x, y) in board_points()] for y in
 
 def parse_turn(text: str):
     """Notation to a reference turn, independent of pyrope.mill.notation."""
+    if text == "pass":
+        return None, None, frozenset()
+    if text.startswith("x") and len(text) > 3:      # xd1a1-d1: a blocked side's removal, then slide
+        f, t, takes = parse_turn(text[3:])
+        return f, t, takes | {text[1:3]}
     removed = text.split("x")
     head, takes = removed[0], frozenset(removed[1:])
     if "-" in head:

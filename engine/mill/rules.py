@@ -9,9 +9,11 @@ from dataclasses import dataclass, fields, replace
 
 from .geometry import lines
 
-# Sanmill's numbering: BoardFullAction 0 firstPlayerLose ... 4 agreeToDraw, StalemateAction 0
-# endWithStalemateLoss ... 4 endWithStalemateDraw; values 1-3 (removing stones, passing) are not played yet.
-_ACTIONS = {0: "0 (the side loses)", 4: "4 (a draw)"}
+# Sanmill's numbering (docs/mill.md, "Rules", says how each is played):
+BOARD_FULL_ACTIONS = ("firstPlayerLose", "firstAndSecondPlayerRemovePiece", "secondAndFirstPlayerRemovePiece",
+                      "sideToMoveRemovePiece", "agreeToDraw")
+STALEMATE_ACTIONS = ("endWithStalemateLoss", "changeSideToMove", "removeOpponentsPieceAndMakeNextMove",
+                     "removeOpponentsPieceAndChangeSideToMove", "endWithStalemateDraw")
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,10 @@ class MillRules:
             raise ValueError(f"PiecesCount must be 9, 10 or 12, not {self.PiecesCount}.")
         if self.FlyPieceCount not in (3, 4):
             raise ValueError(f"FlyPieceCount must be 3 or 4, not {self.FlyPieceCount}.")
-        for name in ("BoardFullAction", "StalemateAction"):
-            if getattr(self, name) not in _ACTIONS:
-                raise ValueError(f"{name} {getattr(self, name)} is not supported; use {' or '.join(_ACTIONS.values())}.")
+        for name, actions in (("BoardFullAction", BOARD_FULL_ACTIONS), ("StalemateAction", STALEMATE_ACTIONS)):
+            if not 0 <= getattr(self, name) < len(actions):
+                raise ValueError(f"{name} must be 0-{len(actions) - 1} ({', '.join(f'{i} {a}' for i, a in enumerate(actions))}), "
+                                 f"not {getattr(self, name)}.")
         for name in ("NMoveRule", "EndgameNMoveRule"):
             if not 0 <= getattr(self, name) <= 1000:
                 raise ValueError(f"{name} must lie in 0-1000 turns (0: off), not {getattr(self, name)}.")

@@ -12,7 +12,7 @@ import dataclasses
 
 from .board import MillBoard
 from .manager import MillManager
-from .notation import join_split, split
+from .notation import split
 from .rules import MillRules
 
 
@@ -45,7 +45,7 @@ class MillSession:
         """`fen` (None: the start) under the rules set, then `moves` (split form accepted).
         ValueError naming the fault, and the old position stays, if anything is wrong."""
         board = MillBoard(fen, **dataclasses.asdict(self.rules))
-        turns = join_split(moves)
+        turns = board.join_turns(moves)
         partial = None
         board.push_moves(turns[:-1])
         if turns:

@@ -10,7 +10,6 @@ from typing import Callable
 from ..play.timeman import Limits
 from ..protocol.terminal_base import TerminalBase, TerminalError
 from .display import describe
-from .notation import join_split
 from .rules import VARIANTS, MillRules
 from .search import WEIGHTS
 from .session import MillSession
@@ -85,7 +84,7 @@ class MillTerminalFrontEnd(TerminalBase):
     # --- the game's hooks -----------------------------------------------------------------
 
     def is_move(self, words: list[str]) -> bool:
-        return len(join_split(words)) == 1      # `d6 xb4` is one turn
+        return len(self.session.board.join_turns(words)) == 1      # `d6 xb4` is one turn
 
     def parse_move(self, text: str) -> str:
         board = self.session.board

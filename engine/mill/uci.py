@@ -27,7 +27,7 @@ from .session import MillSession
 
 NINE = MillRules()
 # Spin options: the engine's, then the rules' (defaults: nine men's morris). Values a spin's range
-# allows but the rules do not (PiecesCount 11, BoardFullAction 1-3) are refused by the rules.
+# allows but the rules do not (PiecesCount 11) are refused by the rules.
 SPINS = {
     "Hash": SPIN_OPTIONS["Hash"],
     "Move Overhead": SPIN_OPTIONS["Move Overhead"],

@@ -109,6 +109,9 @@ def solve_class(core: MillDBCore, a: int, b: int, threads: int = 1, progress: bo
 def load_or_build(rules: MillRules, classes: list[tuple[int, int]], out: Path, threads: int = 1,
                   progress: bool = False, report: Callable[[str], None] = print) -> list[Summary]:
     """Build the classes (and what they need) into out; a valid file already there is reused."""
+    if rules.StalemateAction not in (0, 4):
+        raise ValueError(f"Databases are solved for StalemateAction 0 or 4 (a blocked side loses or draws), "
+                         f"not {rules.StalemateAction}: a blocked side that passes or takes a stone is not solved.")
     out.mkdir(parents=True, exist_ok=True)
     core = new_core(rules)
     summaries = []      # the core keeps what it attaches alive: files mapped, classes built
