@@ -132,6 +132,12 @@ def test_openings_are_seeded_quiet_placements_and_grow_with_the_games():
         board.push_moves(list(opening.turns))
         assert board.white_to_move
     assert game.random_openings(rules, 2, 0, 0, seed=1) == [game.Opening(), game.Opening()]
+    # No opening hands the side to move a mill to close (76 of seed 18's first 200 would have).
+    for variant in ("nine", "twelve"):
+        for opening in game.random_openings(VARIANTS[variant], 60, 2, 4, seed=18):
+            board = MillBoard(variant=variant)
+            board.push_moves(list(opening.turns))
+            assert not any("x" in turn for turn in board.legal_moves()), opening
     twelve = game.random_openings(VARIANTS["twelve"], 3, 3, 3, seed=1)
     assert all(len(opening.turns) == 6 for opening in twelve)
 

@@ -7,7 +7,9 @@ full board), or by --maxturns, or when a player's own game has a turn limit (Ope
 
 Openings: 2-4 (--openings MIN-MAX) random placements a side, drawn from --seed and the opening's
 number (so more games add openings and keep the first ones): each is a placement that earns no
-removal, so that no opening begins a stone down. Each opening is played twice, colours swapped.
+removal, and an opening that leaves the side to move a mill to close is drawn again, so that no
+opening begins a stone down, nor hands one over at once. Each opening is played twice, colours
+swapped.
 
 Positions (--positions FILE, Mill FENs) replace the openings: each is played twice, colours swapped.
 
@@ -55,16 +57,20 @@ class Opening:
 
 def random_openings(rules: MillRules, count: int, low: int, high: int, seed: int) -> List[Opening]:
     """`count` openings of low-high placements a side (0: the empty board), opening k drawn from
-    (seed, k) alone; placements that earn a removal are not drawn."""
+    (seed, k) alone; placements that earn a removal are not drawn, and an opening that leaves the
+    side to move a mill to close is drawn again (from the same generator)."""
     openings = []
     for number in range(count):
         rng = random.Random(f"mill-opening:{seed}:{number}")
-        board = MillBoard(**dataclasses.asdict(rules))
-        for _ in range(2 * rng.randint(low, high)):
-            quiet = [turn for turn in board.legal_moves() if "-" not in turn and "x" not in turn]
-            if not quiet or board.is_game_over():
+        while True:
+            board = MillBoard(**dataclasses.asdict(rules))
+            for _ in range(2 * rng.randint(low, high)):
+                quiet = [turn for turn in board.legal_moves() if "-" not in turn and "x" not in turn]
+                if not quiet or board.is_game_over():
+                    break
+                board.push(rng.choice(quiet))
+            if not any("x" in turn for turn in board.legal_moves()):
                 break
-            board.push(rng.choice(quiet))
         openings.append(Opening(turns=tuple(board.move_stack)))
     return openings
 
