@@ -196,13 +196,18 @@ cdef inline int due(const Rules* r, int mills) noexcept nogil:
     return mills if r.remove_multiple else 1
 
 
+cdef inline bint can_fly(const Rules* r, const Pos* p, int c) noexcept nogil:
+    """Colour c has no stone in hand and few enough on the board to fly."""
+    return r.may_fly and p.hand[c] == 0 and popcount(p.bb[c]) <= r.fly_count
+
+
 cdef bint can_move(const Rules* r, const Pos* p, int c) noexcept nogil:
     """Whether colour c could place, slide or fly now (its pending removals aside)."""
     cdef uint32_t own = p.bb[c]
     cdef uint32_t empty = ~(own | p.bb[1 - c]) & FULL
     if empty == 0:
         return False
-    if p.hand[c] > 0 or (r.may_fly and p.hand[c] == 0 and popcount(own) <= r.fly_count):
+    if p.hand[c] > 0 or can_fly(r, p, c):
         return True
     while own:
         if r.adj[ctz(own)] & empty:
@@ -267,7 +272,7 @@ cdef int gen_moves(const Rules* r, const Pos* p, Move* out) noexcept nogil:
             n = expand(r, opp, rem1, -1, to, k, 0, out, n)
         if not r.move_in_placing:
             return n
-    flying = p.hand[us] == 0 and r.may_fly and popcount(own) <= r.fly_count
+    flying = can_fly(r, p, us)
     f = own
     while f:
         frm = ctz(f)

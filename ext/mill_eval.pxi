@@ -22,10 +22,6 @@ WEIGHT_NAMES = ("Stone", "StoneInHand", "Mobility", "BlockedStone", "OpenMill", 
 DEFAULT_WEIGHTS = (100, 100, 4, -8, 20, 12, 45, 40, 50, 8)
 
 
-cdef inline bint can_fly(const Rules* r, const Pos* p, int c) noexcept nogil:
-    return r.may_fly and p.hand[c] == 0 and popcount(p.bb[c]) <= r.fly_count
-
-
 cdef inline bint has_turn(const Rules* r, const Pos* p) noexcept nogil:
     """Whether the side to move owes a removal or can place, slide or fly (a full board still in
     play is a removal turn: rules_end has ended it under BoardFullAction 0 and 4)."""
