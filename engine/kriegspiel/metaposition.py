@@ -134,11 +134,10 @@ class Metaposition:
         else:
             clear = self.empty & ~self.mine
         kinds = set()
-        for square, piece in self.ours.piece_map().items():
-            if piece.color == self.color:
-                kind = check_from(piece.piece_type, self.color, square, king, clear)
-                if kind is not None:
-                    kinds.add(kind)
+        for square, piece in self.ours.piece_map().items():     # our men only
+            kind = check_from(piece.piece_type, self.color, square, king, clear)
+            if kind is not None:
+                kinds.add(kind)
         return kinds
 
     # -- our move ---------------------------------------------------------------------------
@@ -212,6 +211,7 @@ class Metaposition:
         walkable = self.empty & ~mine_before                 # squares a man may pass or go to
         spread = {t: 0 for t in PIECE_TYPES}
         movers = 0                                            # squares a man may have left
+        leaving, arriving = set(), set()                      # files a pawn may leave or enter
         for t in PIECE_TYPES:
             for square in chess.SquareSet(self.possible[t]):
                 reach = self._reach(t, square, walkable, landing)
@@ -223,15 +223,17 @@ class Metaposition:
                     spread[chess.PAWN] |= reach & ~last
                     for promoted in PROMOTIONS:
                         spread[promoted] |= last
-                    if last:
-                        self.pawns_min[chess.square_file(square)] = max(0, self.pawns_min[chess.square_file(square)] - 1)
                     captures = reach & ~chess.BB_FILES[chess.square_file(square)]
-                    if captures:
-                        self.pawns_min[chess.square_file(square)] = max(0, self.pawns_min[chess.square_file(square)] - 1)
-                        for to in chess.SquareSet(captures):
-                            self.pawns_max[chess.square_file(to)] += 1
+                    if last or captures:                      # promoting or capturing leaves the file
+                        leaving.add(chess.square_file(square))
+                    arriving.update(chess.square_file(to) for to in chess.SquareSet(captures & ~last))
                 else:
                     spread[t] |= reach
+        # One man moves: a file loses or gains at most one pawn.
+        for f in leaving:
+            self.pawns_min[f] = max(0, self.pawns_min[f] - 1)
+        for f in arriving:
+            self.pawns_max[f] += 1
         if capture is not None:
             # The capturing man stands on the square (or behind it, en passant): nothing else does.
             for t in PIECE_TYPES:
