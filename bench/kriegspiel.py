@@ -2,10 +2,16 @@
 
     python3 bench/kriegspiel.py referee [--games 200] [--positions 2000] [--repeat 50] [--seed 16]
     python3 bench/kriegspiel.py players [--games 1000]
+    python3 bench/kriegspiel.py endgame [--endings KRK KQK] [--starts 500] [--depth 4] [--nodes 400000]
 
 `players` plays the built-in players' tally of docs/kriegspiel.md ("Numbers"): random vs random and
 semi-random vs random, --games each through players.play_game, colours alternating, player seeds
 n and 10000 + n for game n; results from the first player's side, draws by kind, plies and tries.
+
+`endgame` plays section 6.4's tests: the bare-king search (pyrope.kriegspiel.endgame) from --starts
+starts of each ending where nothing is known of the king (its piece beside its king, the bare king
+anywhere legal), against the random king and the centre-seeking king, and reports mates within the
+fifty-move rule, other endings by kind, moves to mate and time a move.
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
 seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
@@ -137,6 +143,38 @@ def players(args) -> None:
               f"{args.games / seconds:.1f} games/s")
 
 
+def endgame(args) -> None:
+    """Section 6.4's tests: BareKingPlayer from starts where nothing is known of the bare king,
+    against the random king and the centre-seeking king, the same starts for both."""
+    from collections import Counter
+
+    from pyrope.kriegspiel.endgame import BareKingPlayer, bare_king_start
+    from pyrope.kriegspiel.players import CentreSeekingPlayer, RandomPlayer, play_game
+    for ending in args.endings:
+        pieces = [chess.Piece.from_symbol(letter).piece_type for letter in ending[1:-1]]
+        rng = random.Random(f"{args.seed}-{ending}")
+        starts = [bare_king_start(rng, pieces) for _ in range(args.starts)]
+        for opponent in (RandomPlayer, CentreSeekingPlayer):
+            tally, lengths, moves, nodes = Counter(), [], 0, 0
+            start = time.perf_counter()
+            for n, fen in enumerate(starts):
+                referee, player = Referee(fen), BareKingPlayer(args.depth, args.nodes, known=False)
+                result = play_game(player, opponent(seed=n), referee)
+                tally[result.termination] += 1
+                ours = (len(referee.turns) + 1) // 2
+                moves, nodes = moves + ours, nodes + player.nodes
+                if result.termination == "checkmate":
+                    lengths.append(ours)
+            seconds = time.perf_counter() - start
+            others = ", ".join(f"{kind} {count}" for kind, count in sorted(tally.items()) if kind != "checkmate")
+            lengths.sort()
+            print(f"{ending} vs {opponent.__name__}, {args.starts} starts: mated {len(lengths)} "
+                  f"({len(lengths) / args.starts:.1%}); {others or 'no other ending'}; moves to mate: "
+                  f"mean {sum(lengths) / max(1, len(lengths)):.1f}, median {lengths[len(lengths) // 2] if lengths else 0}, "
+                  f"max {max(lengths, default=0)}; {seconds / max(1, moves) * 1000:.0f} ms and "
+                  f"{nodes / max(1, moves):,.0f} nodes a move", flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     actions = parser.add_subparsers(dest="action", required=True)
@@ -150,6 +188,13 @@ def main(argv=None) -> None:
     action = actions.add_parser("players", help="the built-in players' results against the random player")
     action.add_argument("--games", type=int, default=1000, help="games of each pairing (default 1000)")
     action.set_defaults(run=players)
+    action = actions.add_parser("endgame", help="the bare-king search's mates from starts where nothing is known")
+    action.add_argument("--endings", nargs="+", default=["KRK", "KQK"], help="e.g. KRK KQK KBBK (default KRK KQK)")
+    action.add_argument("--starts", type=int, default=500, help="starts of each ending (default 500)")
+    action.add_argument("--depth", type=int, default=4, help="search depth in our moves (default 4)")
+    action.add_argument("--nodes", type=int, default=400_000, help="node budget a move (default 400,000)")
+    action.add_argument("--seed", type=int, default=6)
+    action.set_defaults(run=endgame)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -125,11 +125,24 @@ class SemiRandomPlayer(RandomPlayer):
         return super().choose({text: tries[text] for text in recaptures or pawn_captures or tries})
 
 
+class CentreSeekingPlayer(RandomPlayer):
+    """Section 6.4's defending king: its tries in decreasing order of the destination's distance
+    (in king steps) from the nearest corner, at random among equals -- it runs for the centre,
+    where a mate is hardest. (Any other men it has move the same way.)"""
+
+    def choose(self, tries: dict[str, chess.Move]) -> str:
+        def from_corner(move: chess.Move) -> int:
+            square = move.to_square
+            return min(chess.square_distance(square, corner) for corner in (chess.A1, chess.H1, chess.A8, chess.H8))
+        farthest = max(from_corner(move) for move in tries.values())
+        return super().choose({text: move for text, move in tries.items() if from_corner(move) == farthest})
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How a game ended: `result` as in PGN, and `termination`: python-chess's Termination name
     in lower case ("checkmate", "stalemate", "insufficient_material", "fifty_moves",
-    "threefold_repetition"), or "try cap" or "bad try" for a player's fault, which loses."""
+    "threefold_repetition"), or "try cap", "bad try" or "crash" for a player's fault, which loses."""
     result: str
     termination: str
 
@@ -137,7 +150,8 @@ class GameResult:
 def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 1000) -> GameResult:
     """Play one game from the referee's position: each turn the mover is asked for tries until one
     is legal, told privately of each answer, and both players hear the announcement. A mover that
-    reaches `try_cap` refused tries in one turn, or writes a try the referee cannot read, loses.
+    reaches `try_cap` refused tries in one turn, writes a try the referee cannot read, or fails
+    (raises) when asked for a try, loses.
     The referee keeps the full record (for PGN: pgn.game_from_referee)."""
     players = {chess.WHITE: white, chess.BLACK: black}
     for color, player in players.items():
@@ -147,7 +161,10 @@ def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 100
         mover = players[referee.turn]
         if referee.tries_this_turn >= try_cap:
             return _fault(referee.turn, "try cap")
-        text = mover.next_try()
+        try:
+            text = mover.next_try()
+        except Exception:       # a player's failure loses its game, whatever it was
+            return _fault(referee.turn, "crash")
         try:
             answer = referee.try_move(text)
         except KriegspielError:

@@ -90,6 +90,11 @@ class Announcement:
     pawn_tries: Optional[int]
     outcome: Optional[chess.Outcome]
 
+    @property
+    def check_bits(self) -> int:
+        """The checks as the compiled core writes them (AnswerBit.CHECK_... bits, 0 for none)."""
+        return sum(int(_CHECK_BITS[check]) for check in self.checks)
+
     def messages(self) -> list[str]:
         """Appendix A's words: the capture, the checks, then the game's end or whose move it is
         and the pawn tries (said only when there are some: '1 pawn try', '3 pawn tries')."""

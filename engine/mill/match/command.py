@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from typing import List, Optional
 
 from ... import console
@@ -18,7 +17,7 @@ from ...selfplay.journal import Journal
 from ...selfplay.match.clock import TimeControl
 from ...selfplay.match.options import (SprtSpec, check_counts, distinct_names, match_seed, parse_fields,
                                        split_key_value, time_control)
-from ...selfplay.match.runner import Match, schedule
+from ...selfplay.match.runner import Match, play_command, schedule
 from ..rules import VARIANTS, MillRules
 from .game import MillGame, random_openings, read_positions
 from .players import (FROM_THE_START, PlayerSpec, check_mcts_rules, check_perfect, openspiel,
@@ -168,15 +167,10 @@ def build_match(args: argparse.Namespace) -> Match:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pyrope mill match`; exit code 0, 2 for bad options or an engine that cannot start, 130 on Ctrl-C."""
-    try:
-        match = build_match(args)
-    except ValueError as error:
-        print(f"{COMMAND}: {error}", file=sys.stderr)
-        return 2
-    if args.positions is not None:
-        print(f"Positions: {len({task.opening for task in match.tasks})} from {args.positions}, seed {args.seed}")
-    else:
+    def announce(match: Match) -> str:
+        if args.positions is not None:
+            return f"Positions: {len({task.opening for task in match.tasks})} from {args.positions}, seed {args.seed}"
         low, high = parse_openings(args.openings or "2-4")
-        print(f"Openings: {low}-{high} random placements a side, seed {args.seed}" if high else
-              f"Openings: the empty board; seed {args.seed}")
-    return match.play(COMMAND)
+        return (f"Openings: {low}-{high} random placements a side, seed {args.seed}" if high else
+                f"Openings: the empty board; seed {args.seed}")
+    return play_command(COMMAND, lambda: build_match(args), announce)

@@ -22,7 +22,6 @@ import hashlib
 import logging
 import os
 import random
-import sys
 from typing import List, Optional
 
 import chess
@@ -35,7 +34,7 @@ from .chess_game import ChessGame, DrawRule, ResignRule, Rules, TablebaseAdjudic
 from .chess_openings import load_openings
 from .clock import TimeControl
 from .options import SprtSpec, check_counts, distinct_names, match_seed, parse_fields, time_control
-from .runner import GameTask, schedule
+from .runner import GameTask, play_command, schedule
 
 
 class Match(runner.Match):
@@ -175,15 +174,9 @@ def build_match(args: argparse.Namespace) -> Match:
 
 def run(args: argparse.Namespace) -> int:
     """Run `pyrope match`; exit code 0, 2 for bad options or an engine that cannot start, 130 on Ctrl-C."""
-    try:
-        match = build_match(args)
-    except ValueError as error:
-        print(f"pyrope match: {error}", file=sys.stderr)
-        return 2
     # python-chess logs engines' protocol oddities (unexpected output ...) as warnings: with no logging
     # configured they would land on stderr through the progress line.
     logging.getLogger("chess.engine").addHandler(logging.NullHandler())
     logging.getLogger("chess.engine").propagate = False
-    if args.order == "random":
-        print(f"Openings in random order, seed {args.seed}")
-    return match.play("pyrope match")
+    return play_command("pyrope match", lambda: build_match(args),
+                        lambda match: f"Openings in random order, seed {args.seed}" if args.order == "random" else None)

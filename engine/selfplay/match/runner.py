@@ -26,7 +26,7 @@ import asyncio
 import collections
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Protocol, Sequence, TextIO, Tuple
+from typing import Callable, Dict, List, Optional, Protocol, Sequence, TextIO, Tuple
 
 from ..journal import Journal
 from .clock import WHITE
@@ -105,6 +105,20 @@ class Game(Protocol):
     def write_record(self, record: object, file: TextIO) -> None: ...
 
     def report_lines(self, match: "Match") -> List[str]: ...        # the game's own lines after the report
+
+
+def play_command(command: str, build: Callable[[], "Match"], announce: Callable[["Match"], Optional[str]]) -> int:
+    """A match command's run: build the match (a ValueError is one line on stderr, `command` first,
+    and exit code 2), print `announce`'s line about its games (if any), play it (Match.play)."""
+    try:
+        match = build()
+    except ValueError as error:
+        print(f"{command}: {error}", file=sys.stderr)
+        return 2
+    line = announce(match)
+    if line:
+        print(line)
+    return match.play(command)
 
 
 # ---------------------------------------------------------------------------------------------------

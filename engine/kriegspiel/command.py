@@ -1,0 +1,87 @@
+"""`pyrope kriegspiel`: Kriegspiel from the command line. `match` plays games between players on the
+shared match runner and reports score, Elo with its 95% interval, draws by kind, game length and
+tries per move (pyrope.kriegspiel.match)."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from .. import console
+from .._core import STARTING_FEN
+from ..selfplay.journal import Journal
+from ..selfplay.match.options import SprtSpec, check_counts, match_seed, parse_fields
+from ..selfplay.match.runner import Match, play_command, schedule
+from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
+
+COMMAND = "pyrope kriegspiel match"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = ("examples:\n"
+                     "  pyrope kriegspiel match --white semi-random --black random --games 100\n"
+                     "  pyrope kriegspiel match --white random seed=3 --black centre --fen '8/8/8/4k3/8/8/3PK3/8 w - - 0 1'")
+    actions = parser.add_subparsers(dest="kriegspiel_command", required=True, metavar="ACTION")
+    match = actions.add_parser(
+        "match", help="play Kriegspiel between players; report score, Elo, draws by kind, tries per move",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play Kriegspiel games (ICC wild 16) between two players, colours alternating, each\n"
+                    "start played twice, and report score, Elo with its 95% interval, faults, draws by kind,\n"
+                    "game length and tries per move.",
+        epilog="players (--white, --black: KIND then KEY=VALUE fields):\n"
+               "  random [seed=N]        uniform among the tries it cannot rule out (thesis 4.6)\n"
+               "  semi-random [seed=N]   recaptures first, then pawn captures when pawn tries are announced\n"
+               "  centre [seed=N]        its tries nearest the centre first (the thesis's defending king, 6.4)\n"
+               "  any player: name=NAME  its name in the report and the PGN\n"
+               "examples:\n"
+               "  pyrope kriegspiel match --white semi-random --black random --games 100 --pgn games.pgn\n"
+               "  pyrope kriegspiel match --white random --black random --games 1000 --concurrency 2 "
+               "--resume rr.jsonl")
+    match.add_argument("--white", nargs="+", required=True, metavar="TOKEN",
+                       help="the first player (White in the odd games): KIND [KEY=VALUE ...]")
+    match.add_argument("--black", nargs="+", required=True, metavar="TOKEN",
+                       help="the second player (Black in the odd games): KIND [KEY=VALUE ...]")
+    match.add_argument("--games", type=int, default=2, help="games, rounded up to an even number (default 2)")
+    starts = match.add_mutually_exclusive_group()
+    starts.add_argument("--fen", help="every game from this position (default: the standard start)")
+    starts.add_argument("--openings", metavar="FILE",
+                        help="start positions, one FEN or EPD a line, each played twice with colours swapped")
+    match.add_argument("--trycap", type=int, default=TRY_CAP,
+                       help=f"refused tries in one turn that lose the game (default {TRY_CAP})")
+    match.add_argument("--seed", type=int, help="seed of the players' choices (default: a random one, reported)")
+    match.add_argument("--concurrency", type=int, default=1, help="games played at the same time (default 1)")
+    match.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
+                       help="stop early by SPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05 (the defaults)")
+    match.add_argument("--pgn", metavar="FILE", help="append each game's full Kriegspiel PGN to FILE")
+    match.add_argument("--resume", metavar="FILE",
+                       help="journal each finished game in FILE; the same command again plays only the games it lacks")
+    match.add_argument("--event", default="Pyrope Kriegspiel match", help="the PGN's Event tag")
+    match.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def build_match(args: argparse.Namespace) -> Match:
+    """Check the options and build the match; ValueError says what was wrong."""
+    players = [parse_player_spec(args.white, "--white"), parse_player_spec(args.black, "--black")]
+    if players[0].name == players[1].name:
+        players[1].name += "-2"
+    starts = read_openings(args.openings) if args.openings else [check_start(args.fen or STARTING_FEN)]
+    if args.trycap < 1:
+        raise ValueError("--trycap must be 1 or more")
+    args.timemargin, args.timeout = 0, 1.0          # no clocks: the shared checks want them set
+    check_counts(args)
+    sprt = None if args.sprt is None else parse_fields(SprtSpec, args.sprt, "--sprt")
+    journal = Journal(args.resume) if args.resume else None
+    match_seed(args, journal)
+    games = args.games + args.games % 2
+    if journal is not None:
+        journal.check({"game": "kriegspiel", "player list": [dataclasses.asdict(spec) for spec in players],
+                       "starts": starts, "try cap": args.trycap, "seed": args.seed,
+                       "sprt": None if sprt is None else dataclasses.asdict(sprt)})
+    tasks = schedule(2, games, starts)
+    game = KriegspielMatchGame(args.trycap, args.event, args.seed)
+    return Match(players, tasks, game, args.concurrency, sprt, args.pgn, args.quiet or not console.show_progress, journal)
+
+
+def run(args: argparse.Namespace) -> int:
+    return play_command(COMMAND, lambda: build_match(args), lambda match: (
+        f"Starts: {len({task.opening for task in match.tasks})}, each twice with colours swapped; seed {args.seed}"))

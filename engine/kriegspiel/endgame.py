@@ -1,0 +1,149 @@
+"""The bare enemy king (thesis chapter 6): when the enemy has nothing but its king, everything we
+believe of it is the set of squares where it may stand, and section 6.2's search over that set
+converts the win. The set and the search are compiled (pyrope._kriegspiel.BareKing); this module
+keeps the set in step with the referee and plays the search's tries as a Player.
+
+The search sees every referee answer as chosen by an omniscient enemy (the worst for us by EVAL);
+a move that may stalemate any possible king is a stalemate, and it mates only when every possible
+king is mated. Moves already played from the very same metaposition are avoided (the thesis's
+loop-breaking), so a random king cannot hold it in a cycle.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Optional, Sequence
+
+import chess
+
+from .._kriegspiel import BareKing
+from .players import Player, try_text
+from .referee import Announcement
+
+DEPTH = 4               # our moves deep, each followed by every answer and the king's unseen step
+MAX_NODES = 400_000     # positions a search may visit before it settles for the last whole depth
+
+
+def bare_king_squares(board: chess.Board, color: chess.Color, our_turn: bool) -> int:
+    """Every square where the enemy king could stand beside our men on `board` (ours alone) with
+    nothing else known: not on our men, not next to our king, and not in check when we are to move
+    (the side not to move is never in check)."""
+    squares = chess.BB_ALL & ~board.occupied_co[color]
+    king = board.king(color)
+    if king is not None:
+        squares &= ~chess.BB_KING_ATTACKS[king] & ~chess.BB_SQUARES[king]
+    if our_turn:
+        for square in chess.SquareSet(board.occupied_co[color]):
+            squares &= ~board.attacks_mask(square)
+    return squares
+
+
+def bare_king_start(rng: random.Random, pieces: Sequence[chess.PieceType], color: chess.Color = chess.WHITE) -> str:
+    """A start of section 6.4's tests, `color` to move: its king anywhere, its `pieces` each on a
+    free square beside it (anywhere once none is free), the enemy's bare king anywhere legal."""
+    while True:
+        board = chess.Board(None)
+        king = rng.randrange(64)
+        board.set_piece_at(king, chess.Piece(chess.KING, color))
+        for piece in pieces:
+            free = [s for s in chess.SquareSet(chess.BB_KING_ATTACKS[king]) if not board.piece_at(s)] \
+                or [s for s in chess.SQUARES if not board.piece_at(s)]
+            board.set_piece_at(rng.choice(free), chess.Piece(piece, color))
+        board.set_piece_at(rng.choice([s for s in chess.SQUARES if not board.piece_at(s)]),
+                           chess.Piece(chess.KING, not color))
+        board.turn = color
+        if board.is_valid() and not board.is_game_over():
+            return board.fen()
+
+
+def enemy_is_bare(fen: str, color: chess.Color) -> bool:
+    board = chess.Board(fen)
+    return board.occupied_co[not color] == board.pieces_mask(chess.KING, not color)
+
+
+class BareKingPlayer(Player):
+    """Plays a side whose enemy has only its king, by section 6.2's search. `known` starts it
+    knowing the king's square from the start position (both sides are given it); otherwise it
+    knows nothing (section 6.4's tests): the king may be on any square the rules allow."""
+
+    def __init__(self, depth: int = DEPTH, max_nodes: int = MAX_NODES, known: bool = True) -> None:
+        self.depth, self.max_nodes, self.known = depth, max_nodes, known
+
+    def start(self, color: chess.Color, fen: str) -> None:
+        super().start(color, fen)
+        if not enemy_is_bare(fen, color):
+            raise ValueError(f"the enemy has more than its king in {fen}")
+        start = chess.Board(fen)
+        if self.known:
+            kings = start.pieces_mask(chess.KING, not color)
+        else:
+            kings = bare_king_squares(self.own.board, color, start.turn == color)
+        self.take_over(kings)
+        self._opening = True
+
+    def take_over(self, kings: int) -> None:
+        """Play on from our men (self.own) with the enemy king somewhere in `kings` (a set of
+        squares): how a stronger player hands over once the enemy is bare."""
+        board = self.own.board
+        men = [(square, piece.piece_type) for square, piece in board.piece_map().items()]
+        self.search = BareKing(self.color == chess.WHITE, men, kings)
+        self._awaiting: Optional[chess.Move] = None     # our legal move, until its announcement
+        self._visited: dict[tuple, set[int]] = {}       # moves played from each metaposition
+        # Our men's placements, at the start and after each of our moves: each may come back
+        # with the king where it was, and a third time would be a threefold repetition.
+        self._placements: Counter[str] = Counter([board.board_fen()])
+        self._opening = False
+        self.nodes = 0                                   # positions searched this game
+
+    @property
+    def kings(self) -> int:
+        """The squares where the enemy king may stand now."""
+        return self.search.kings
+
+    def hear(self, announcement: Announcement) -> None:
+        super().hear(announcement)
+        if self._opening:               # before the first move: nothing has moved
+            self._opening = False
+        elif self._awaiting is not None:
+            self.search.played(packed(self._awaiting), announcement.check_bits)
+            self._awaiting = None
+        else:                           # the king's unseen step, perhaps taking a man of ours
+            capture = announcement.capture
+            self.search.their_move(capture.square if capture else -1)
+
+    def _repeating(self) -> set[int]:
+        """Our moves that would set our men as they already stood twice: a third time could
+        repeat the whole position, a draw."""
+        board, moves = self.own.board, set()
+        for move in self.search.moves():
+            board.push(chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None))
+            if self._placements[board.board_fen()] >= 2:
+                moves.add(move)
+            board.pop()
+        return moves
+
+    def answered(self, text: str, legal: bool) -> None:
+        super().answered(text, legal)
+        if legal:
+            self._placements[self.own.board.board_fen()] += 1
+            self._awaiting = self._tried
+        else:
+            self.search.refused(packed(self._tried))
+
+    def next_try(self) -> str:
+        board = self.own.board
+        state = (board.board_fen(), self.search.kings)
+        played = self._visited.setdefault(state, set())
+        found = self.search.best(self.depth, self.max_nodes, sorted(played | self._repeating()))
+        if found is None:
+            raise RuntimeError("no try is left against the bare king")
+        move = found[0]
+        self.nodes += self.search.nodes
+        played.add(move)
+        self._tried = chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+        return try_text(board, self._tried)
+
+
+def packed(move: chess.Move) -> int:
+    """A move as the compiled core packs it: from | to << 6 | promotion << 12."""
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12

@@ -1,0 +1,167 @@
+"""`pyrope kriegspiel match`: Kriegspiel games between players on the one match runner
+(pyrope.selfplay.match.runner) that `pyrope match` and `pyrope mill match` use.
+
+A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
+
+  random [seed=N]                     section 4.6's random player
+  semi-random [seed=N]                section 4.6's semi-random player
+  centre [seed=N]                     section 6.4's centre-seeking king (its tries nearest the centre
+                                      first; any other men of its side move the same way)
+
+Each game is played by players.play_game on a worker thread through the referee, so the runner's
+other games go on meanwhile; a player that reaches --trycap refused tries in a turn, writes a try
+the referee cannot read, or fails, loses the game. Starts: the standard position, --fen, or the
+positions of --openings (one FEN a line), each played twice with colours swapped; the --white
+player is White in the odd games. A random player's seed is its own and the game's number, so a
+match replays the same games. The record (--pgn) is the referee's full game in Kriegspiel PGN.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Sequence, TextIO, Tuple
+
+import chess
+
+from ..selfplay.match.options import split_key_value
+from ..selfplay.match.runner import Ending, GameTask, Match, draw, loss
+from .pgn import KriegspielGame, game_from_referee
+from .players import CentreSeekingPlayer, Player, RandomPlayer, SemiRandomPlayer, play_game
+from .referee import Referee
+
+# The built-in kinds, their whole-number parameters with defaults, and how each is made for a game
+# (from its parameters and the game's seed).
+BUILTINS: Dict[str, Tuple[Dict[str, int], Callable[[Dict[str, int], str], Player]]] = {
+    "random": ({"seed": 0}, lambda p, seed: RandomPlayer(f"{p['seed']}:{seed}")),
+    "semi-random": ({"seed": 0}, lambda p, seed: SemiRandomPlayer(f"{p['seed']}:{seed}")),
+    "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
+}
+TRY_CAP = 1000
+
+# python-chess's terminations (players.GameResult) as the match counts and words them.
+DRAWS = {"stalemate": "Stalemate", "insufficient_material": "Draw by insufficient material",
+         "fifty_moves": "Draw by the fifty-move rule", "threefold_repetition": "Draw by threefold repetition"}
+FAULTS = {"try cap": ("try cap", "{loser} reached the try cap"),
+          "bad try": ("illegal move", "{loser} made a try the referee cannot read"),
+          "crash": ("engine crash", "{loser}'s player failed")}
+
+
+@dataclass
+class PlayerSpec:
+    """Who plays: a built-in kind, its name in the report and its parameters."""
+    kind: str
+    name: str
+    params: Dict[str, int] = field(default_factory=dict)
+
+
+def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
+    """One --white/--black's tokens; ValueError names what is wrong."""
+    tokens = list(tokens)
+    if not tokens or "=" in tokens[0]:
+        raise ValueError(f"{option}: start with the player's kind, one of {', '.join(BUILTINS)}")
+    kind = tokens.pop(0)
+    if kind not in BUILTINS:
+        raise ValueError(f"{option}: unknown player {kind!r} (expected one of {', '.join(BUILTINS)})")
+    params, name = dict(BUILTINS[kind][0]), kind
+    for token in tokens:
+        key, value = split_key_value(token, option)
+        if key == "name":
+            name = value
+        elif key in params:
+            try:
+                params[key] = int(value)
+            except ValueError:
+                raise ValueError(f"{option}: {key} must be a whole number, got {value!r}") from None
+            if params[key] < (0 if key == "seed" else 1):
+                raise ValueError(f"{option}: {key} must be {0 if key == 'seed' else 1} or more, got {params[key]}")
+        else:
+            raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(['name', *params])})")
+    return PlayerSpec(kind, name, params)
+
+
+def read_openings(path: str) -> List[str]:
+    """The start positions of a file, one FEN (or EPD: its first four fields) a line, blank lines
+    and `#` comments skipped; ValueError names the file, the line and the fault."""
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"--openings: cannot read {path}: {error}") from None
+    fens = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].split(";", 1)[0].strip()
+        if not text:
+            continue
+        fields = text.split()
+        fen = " ".join(fields[:6]) if len(fields) >= 6 and fields[4].isdigit() else " ".join(fields[:4]) + " 0 1"
+        try:
+            fens.append(check_start(fen))
+        except ValueError as error:
+            raise ValueError(f"--openings: {path}, line {number}: {error}") from None
+    if not fens:
+        raise ValueError(f"--openings: {path} holds no position")
+    return fens
+
+
+def check_start(fen: str) -> str:
+    """The referee's FEN of a start position; ValueError for a bad or finished one."""
+    referee = Referee(fen)          # FenError (a ValueError) says what is wrong
+    if referee.outcome is not None:
+        raise ValueError(f"the game is already over in {fen}")
+    return referee.start_fen
+
+
+class BuiltinPlayer:
+    """The runner's player for a built-in kind: a fresh players.Player for every game."""
+
+    def __init__(self, spec: PlayerSpec) -> None:
+        self.spec = spec
+
+    def for_game(self, seed: str) -> Player:
+        return BUILTINS[self.spec.kind][1](self.spec.params, seed)
+
+    async def close(self) -> None:
+        pass
+
+
+class KriegspielMatchGame:
+    """The runner's Game for Kriegspiel: one game refereed by pyrope.kriegspiel.Referee between two
+    built-in players, its Kriegspiel PGN, and the report's lines on draws, tries and length."""
+
+    def __init__(self, try_cap: int = TRY_CAP, event: str = "?", seed: int = 0) -> None:
+        self.try_cap, self.event, self.seed = try_cap, event, seed
+        self.plies = self.tries = self.games = 0
+
+    def player(self, spec: PlayerSpec) -> BuiltinPlayer:
+        return BuiltinPlayer(spec)
+
+    async def play(self, task: GameTask, white: BuiltinPlayer, black: BuiltinPlayer) -> Tuple[Ending, KriegspielGame]:
+        referee = Referee(task.opening)
+        seed = f"{self.seed}:{task.number}"
+        players = {chess.WHITE: white.for_game(seed), chess.BLACK: black.for_game(seed)}
+        result = await asyncio.to_thread(play_game, players[chess.WHITE], players[chess.BLACK], referee, self.try_cap)
+        self.games += 1
+        self.plies += len(referee.turns)
+        self.tries += sum(len(turn.refused) + 1 for turn in referee.turns)
+        if result.termination in FAULTS:
+            kind, reason = FAULTS[result.termination]
+            ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, kind, "rules infraction", reason, True)
+        elif result.termination == "checkmate":
+            ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, "checkmate", "normal", "{winner} mates")
+        else:
+            ending = draw(result.termination.replace("_", " "), "normal", DRAWS[result.termination])
+        tags = {"Event": self.event, "Date": time.strftime("%Y.%m.%d"), "Round": str(task.number),
+                "White": white.spec.name, "Black": black.spec.name, "Result": ending.result,
+                "Termination": ending.termination}
+        return ending, game_from_referee(referee, tags)
+
+    def write_record(self, record: KriegspielGame, file: TextIO) -> None:
+        print(record.pgn(), file=file)
+
+    def report_lines(self, match: Match) -> List[str]:
+        counts = ", ".join(f"{kind}: {count}" for kind, count in match.draws.most_common())
+        lines = [f"Draws: {counts or 'none'}"]
+        if self.games:
+            lines.append(f"Game length: {self.plies / self.games:.1f} plies on average; "
+                         f"tries per move: {self.tries / max(1, self.plies):.2f} (the {self.games} games played now)")
+        return lines
