@@ -48,7 +48,7 @@ SUBCOMMANDS = {
 
 DESCRIPTION = """\
 Pyrope, a chess engine. Without a command it reads stdin: a first line of uci, xboard or ugi
-selects that protocol (what GUIs send), anything else starts the terminal mode for a person
+selects that protocol (what GUIs send), kriegspiel the Kriegspiel line protocol, anything else starts the terminal mode for a person
 (type help there). Point a GUI at the plain `pyrope` command."""
 
 EPILOG = """\
@@ -98,11 +98,15 @@ def run_protocol(ascii_only: bool, game: str = "chess") -> int:
         first = next((line for line in sys.stdin if line.strip()), None)
         if first is None:
             return 0
-        front_end = protocols.get(first.split()[0])
-        if front_end is None:
-            module, name = TERMINALS[game]
-            front_end = getattr(importlib.import_module(module, __package__), name)
-        front = front_end(session(), write_line)
+        if first.split()[0] == "kriegspiel":       # a Kriegspiel player: no chess session behind it
+            from .kriegspiel.protocol import KriegspielFrontEnd
+            front = KriegspielFrontEnd(write_line)
+        else:
+            front_end = protocols.get(first.split()[0])
+            if front_end is None:
+                module, name = TERMINALS[game]
+                front_end = getattr(importlib.import_module(module, __package__), name)
+            front = front_end(session(), write_line)
         # Symbols and colours for a person; off a terminal `d` stays exactly as GUIs know it.
         front.board_style = BoardStyle.for_stream(sys.stdout, ascii_only)
         # Commands are read here on the main thread; searches run on the manager's thread.

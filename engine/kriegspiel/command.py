@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                "  random [seed=N]        uniform among the tries it cannot rule out (thesis 4.6)\n"
                "  semi-random [seed=N]   recaptures first, then pawn captures when pawn tries are announced\n"
                "  centre [seed=N]        its tries nearest the centre first (the thesis's defending king, 6.4)\n"
+               "  cmd=COMMAND [dir=D] [option.NAME=VALUE ...]   a program speaking the Kriegspiel line protocol\n"
                "  any player: name=NAME  its name in the report and the PGN\n"
                "examples:\n"
                "  pyrope kriegspiel match --white semi-random --black random --games 100 --pgn games.pgn\n"
@@ -48,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="start positions, one FEN or EPD a line, each played twice with colours swapped")
     match.add_argument("--trycap", type=int, default=TRY_CAP,
                        help=f"refused tries in one turn that lose the game (default {TRY_CAP})")
+    match.add_argument("--movetime", type=float, metavar="S", help="cmd= players: seconds a move (go movetime)")
+    match.add_argument("--nodes", type=int, help="cmd= players: nodes a move (go nodes)")
+    match.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                       help="cmd= players: seconds allowed for each answer before the game is lost (default 30)")
     match.add_argument("--seed", type=int, help="seed of the players' choices (default: a random one, reported)")
     match.add_argument("--concurrency", type=int, default=1, help="games played at the same time (default 1)")
     match.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
@@ -67,18 +72,22 @@ def build_match(args: argparse.Namespace) -> Match:
     starts = read_openings(args.openings) if args.openings else [check_start(args.fen or STARTING_FEN)]
     if args.trycap < 1:
         raise ValueError("--trycap must be 1 or more")
-    args.timemargin, args.timeout = 0, 1.0          # no clocks: the shared checks want them set
+    args.timemargin = 0                 # no clocks: the shared check wants one
     check_counts(args)
+    if (args.movetime is not None and args.movetime <= 0) or (args.nodes is not None and args.nodes < 1):
+        raise ValueError("--movetime and --nodes must be more than 0")
+    go_words = " ".join([f"movetime {max(1, round(1000 * args.movetime))}"] if args.movetime else []) + \
+        (f" nodes {args.nodes}" if args.nodes else "")
     sprt = None if args.sprt is None else parse_fields(SprtSpec, args.sprt, "--sprt")
     journal = Journal(args.resume) if args.resume else None
     match_seed(args, journal)
     games = args.games + args.games % 2
     if journal is not None:
         journal.check({"game": "kriegspiel", "player list": [dataclasses.asdict(spec) for spec in players],
-                       "starts": starts, "try cap": args.trycap, "seed": args.seed,
+                       "starts": starts, "try cap": args.trycap, "seed": args.seed, "go": go_words.strip(),
                        "sprt": None if sprt is None else dataclasses.asdict(sprt)})
     tasks = schedule(2, games, starts)
-    game = KriegspielMatchGame(args.trycap, args.event, args.seed)
+    game = KriegspielMatchGame(args.trycap, args.event, args.seed, args.timeout, go_words.strip())
     return Match(players, tasks, game, args.concurrency, sprt, args.pgn, args.quiet or not console.show_progress, journal)
 
 

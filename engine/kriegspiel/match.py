@@ -3,6 +3,8 @@
 
 A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
 
+  cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]   a program speaking the line protocol
+                                      (docs/kriegspiel-protocol.md; `pyrope` itself does)
   random [seed=N]                     section 4.6's random player
   semi-random [seed=N]                section 4.6's semi-random player
   centre [seed=N]                     section 6.4's centre-seeking king (its tries nearest the centre
@@ -18,25 +20,21 @@ match replays the same games. The record (--pgn) is the referee's full game in K
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Sequence, TextIO, Tuple
+from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 import chess
 
 from ..selfplay.match.options import split_key_value
 from ..selfplay.match.runner import Ending, GameTask, Match, draw, loss
+from .external import ExternalPlayer
 from .pgn import KriegspielGame, game_from_referee
-from .players import CentreSeekingPlayer, Player, RandomPlayer, SemiRandomPlayer, play_game
+from .players import BUILTINS, Player, play_game
 from .referee import Referee
 
-# The built-in kinds, their whole-number parameters with defaults, and how each is made for a game
-# (from its parameters and the game's seed).
-BUILTINS: Dict[str, Tuple[Dict[str, int], Callable[[Dict[str, int], str], Player]]] = {
-    "random": ({"seed": 0}, lambda p, seed: RandomPlayer(f"{p['seed']}:{seed}")),
-    "semi-random": ({"seed": 0}, lambda p, seed: SemiRandomPlayer(f"{p['seed']}:{seed}")),
-    "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
-}
 TRY_CAP = 1000
 
 # python-chess's terminations (players.GameResult) as the match counts and words them.
@@ -49,20 +47,26 @@ FAULTS = {"try cap": ("try cap", "{loser} reached the try cap"),
 
 @dataclass
 class PlayerSpec:
-    """Who plays: a built-in kind, its name in the report and its parameters."""
+    """Who plays: a built-in kind or "cmd" (a program speaking the protocol), its name in the
+    report and its parameters."""
     kind: str
     name: str
     params: Dict[str, int] = field(default_factory=dict)
+    command: List[str] = field(default_factory=list)        # cmd only
+    directory: Optional[str] = None                         # cmd: its working directory
+    options: Dict[str, str] = field(default_factory=dict)   # cmd: its protocol options
 
 
 def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
     """One --white/--black's tokens; ValueError names what is wrong."""
     tokens = list(tokens)
+    if tokens and tokens[0].startswith("cmd="):
+        return parse_program_spec(tokens, option)
     if not tokens or "=" in tokens[0]:
-        raise ValueError(f"{option}: start with the player's kind, one of {', '.join(BUILTINS)}")
+        raise ValueError(f"{option}: start with cmd=COMMAND or the player's kind, one of {', '.join(BUILTINS)}")
     kind = tokens.pop(0)
     if kind not in BUILTINS:
-        raise ValueError(f"{option}: unknown player {kind!r} (expected one of {', '.join(BUILTINS)})")
+        raise ValueError(f"{option}: unknown player {kind!r} (expected cmd=COMMAND or one of {', '.join(BUILTINS)})")
     params, name = dict(BUILTINS[kind][0]), kind
     for token in tokens:
         key, value = split_key_value(token, option)
@@ -78,6 +82,27 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
         else:
             raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(['name', *params])})")
     return PlayerSpec(kind, name, params)
+
+
+def parse_program_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
+    """cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]."""
+    fields, options = {}, {}
+    for token in tokens:
+        key, value = split_key_value(token, option)
+        if key.startswith("option.") and key != "option.":
+            options[key[len("option."):]] = value
+        elif key in ("cmd", "name", "dir"):
+            fields[key] = value
+        else:
+            raise ValueError(f"{option}: a program takes cmd, name, dir and option.NAME, not {key!r}")
+    try:
+        command = shlex.split(fields["cmd"])
+    except ValueError as error:
+        raise ValueError(f"{option}: cannot split command {fields['cmd']!r}: {error}") from None
+    if not command:
+        raise ValueError(f"{option}: cmd= is empty")
+    name = fields.get("name") or os.path.basename(command[0])
+    return PlayerSpec("cmd", name, {}, command, fields.get("dir"), options)
 
 
 def read_openings(path: str) -> List[str]:
@@ -111,31 +136,36 @@ def check_start(fen: str) -> str:
     return referee.start_fen
 
 
-class BuiltinPlayer:
-    """The runner's player for a built-in kind: a fresh players.Player for every game."""
+class MatchPlayer:
+    """The runner's player: a fresh built-in players.Player for every game, or one program over the
+    protocol kept from game to game (started again after a fault)."""
 
-    def __init__(self, spec: PlayerSpec) -> None:
+    def __init__(self, spec: PlayerSpec, timeout: float, go_words: str) -> None:
         self.spec = spec
+        self.program = None if spec.kind != "cmd" else \
+            ExternalPlayer(spec.command, spec.options, timeout, go_words, spec.directory)
 
     def for_game(self, seed: str) -> Player:
-        return BUILTINS[self.spec.kind][1](self.spec.params, seed)
+        return self.program or BUILTINS[self.spec.kind][1](self.spec.params, seed)
 
     async def close(self) -> None:
-        pass
+        if self.program is not None:
+            await asyncio.to_thread(self.program.close)
 
 
 class KriegspielMatchGame:
     """The runner's Game for Kriegspiel: one game refereed by pyrope.kriegspiel.Referee between two
     built-in players, its Kriegspiel PGN, and the report's lines on draws, tries and length."""
 
-    def __init__(self, try_cap: int = TRY_CAP, event: str = "?", seed: int = 0) -> None:
-        self.try_cap, self.event, self.seed = try_cap, event, seed
+    def __init__(self, try_cap: int = TRY_CAP, event: str = "?", seed: int = 0, timeout: float = 30.0,
+                 go_words: str = "") -> None:
+        self.try_cap, self.event, self.seed, self.timeout, self.go_words = try_cap, event, seed, timeout, go_words
         self.plies = self.tries = self.games = 0
 
-    def player(self, spec: PlayerSpec) -> BuiltinPlayer:
-        return BuiltinPlayer(spec)
+    def player(self, spec: PlayerSpec) -> MatchPlayer:
+        return MatchPlayer(spec, self.timeout, self.go_words)
 
-    async def play(self, task: GameTask, white: BuiltinPlayer, black: BuiltinPlayer) -> Tuple[Ending, KriegspielGame]:
+    async def play(self, task: GameTask, white: MatchPlayer, black: MatchPlayer) -> Tuple[Ending, KriegspielGame]:
         referee = Referee(task.opening)
         seed = f"{self.seed}:{task.number}"
         players = {chess.WHITE: white.for_game(seed), chess.BLACK: black.for_game(seed)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import chess
 
@@ -138,6 +138,14 @@ class CentreSeekingPlayer(RandomPlayer):
         return super().choose({text: move for text, move in tries.items() if from_corner(move) == farthest})
 
 
+# The built-in kinds, their whole-number parameters with defaults, and how each is made for a game
+# (from its parameters and the game's seed).
+BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player]]] = {
+    "random": ({"seed": 0}, lambda p, seed: RandomPlayer(f"{p['seed']}:{seed}")),
+    "semi-random": ({"seed": 0}, lambda p, seed: SemiRandomPlayer(f"{p['seed']}:{seed}")),
+    "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
+}
+
 @dataclass(frozen=True)
 class GameResult:
     """How a game ended: `result` as in PGN, and `termination`: python-chess's Termination name
@@ -150,29 +158,31 @@ class GameResult:
 def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 1000) -> GameResult:
     """Play one game from the referee's position: each turn the mover is asked for tries until one
     is legal, told privately of each answer, and both players hear the announcement. A mover that
-    reaches `try_cap` refused tries in one turn, writes a try the referee cannot read, or fails
-    (raises) when asked for a try, loses.
+    reaches `try_cap` refused tries in one turn, or writes a try the referee cannot read, loses; so
+    does a player that fails (raises) whenever it is told or asked anything.
     The referee keeps the full record (for PGN: pgn.game_from_referee)."""
     players = {chess.WHITE: white, chess.BLACK: black}
-    for color, player in players.items():
-        player.start(color, referee.start_fen)
-        player.hear(referee.opening)
-    while referee.outcome is None:
-        mover = players[referee.turn]
-        if referee.tries_this_turn >= try_cap:
-            return _fault(referee.turn, "try cap")
-        try:
+    try:
+        for color, player in players.items():
+            failing = color
+            player.start(color, referee.start_fen)
+            player.hear(referee.opening)
+        while referee.outcome is None:
+            failing = referee.turn
+            mover = players[failing]
+            if referee.tries_this_turn >= try_cap:
+                return _fault(failing, "try cap")
             text = mover.next_try()
-        except Exception:       # a player's failure loses its game, whatever it was
-            return _fault(referee.turn, "crash")
-        try:
-            answer = referee.try_move(text)
-        except KriegspielError:
-            return _fault(referee.turn, "bad try")
-        mover.answered(text, answer.legal)
-        if answer.legal:
-            for player in players.values():
-                player.hear(answer.announcement)
+            try:
+                answer = referee.try_move(text)
+            except KriegspielError:
+                return _fault(failing, "bad try")
+            mover.answered(text, answer.legal)
+            if answer.legal:
+                for failing, player in players.items():
+                    player.hear(answer.announcement)
+    except Exception:       # a player's failure loses its game, whatever it was
+        return _fault(failing, "crash")
     return GameResult(referee.outcome.result(), referee.outcome.termination.name.lower())
 
 
