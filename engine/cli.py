@@ -41,7 +41,7 @@ SUBCOMMANDS = {
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
     "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, endgame databases, matches"),
-    "kriegspiel": (".kriegspiel.command", "Kriegspiel (ICC wild 16): matches between players"),
+    "kriegspiel": (".kriegspiel.command", "Kriegspiel (ICC wild 16): play at the terminal, matches between players"),
     "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
     "train": (".selfplay.train", "train the NNUE on datagen's positions (PyTorch, CPU) and write it quantised"),
 }

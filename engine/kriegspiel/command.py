@@ -1,10 +1,11 @@
 """`pyrope kriegspiel`: Kriegspiel from the command line. `match` plays games between players on the
 shared match runner and reports score, Elo with its 95% interval, draws by kind, game length and
-tries per move (pyrope.kriegspiel.match)."""
+tries per move (pyrope.kriegspiel.match); `play` is a game at the terminal (.terminal)."""
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 
 from .. import console
 from .._core import STARTING_FEN
@@ -12,6 +13,8 @@ from ..selfplay.journal import Journal
 from ..selfplay.match.options import SprtSpec, check_counts, match_seed, parse_fields
 from ..selfplay.match.runner import Match, play_command, schedule
 from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
+from .players import BUILTINS
+from .terminal import KriegspielTerminal
 
 COMMAND = "pyrope kriegspiel match"
 
@@ -19,6 +22,7 @@ COMMAND = "pyrope kriegspiel match"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = ("examples:\n"
+                     "  pyrope kriegspiel play --as black --opponent semi-random\n"
                      "  pyrope kriegspiel match --white semi-random --black random --games 100\n"
                      "  pyrope kriegspiel match --white random seed=3 --black centre --fen '8/8/8/4k3/8/8/3PK3/8 w - - 0 1'")
     actions = parser.add_subparsers(dest="kriegspiel_command", required=True, metavar="ACTION")
@@ -38,6 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                "  pyrope kriegspiel match --white semi-random --black random --games 100 --pgn games.pgn\n"
                "  pyrope kriegspiel match --white random --black random --games 1000 --concurrency 2 "
                "--resume rr.jsonl")
+    play = actions.add_parser(
+        "play", help="play Kriegspiel at the terminal against a built-in player",
+        description="Play Kriegspiel (ICC wild 16) at the terminal: you see your own men, type tries, and hear\n"
+                    "the referee's announcements; the full board and PGN at the end.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("--as", dest="color", choices=("white", "black"), default="white", help="your side (default white)")
+    play.add_argument("--opponent", choices=tuple(BUILTINS), default="semi-random",
+                      help="the built-in player you face (default semi-random)")
+    play.add_argument("--fen", help="start from this position (default: the standard start)")
+    play.add_argument("--seed", type=int, default=0, help="the opponent's seed (default 0)")
     match.add_argument("--white", nargs="+", required=True, metavar="TOKEN",
                        help="the first player (White in the odd games): KIND [KEY=VALUE ...]")
     match.add_argument("--black", nargs="+", required=True, metavar="TOKEN",
@@ -92,5 +106,19 @@ def build_match(args: argparse.Namespace) -> Match:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.kriegspiel_command == "play":
+        return run_terminal(args)
     return play_command(COMMAND, lambda: build_match(args), lambda match: (
         f"Starts: {len({task.opening for task in match.tasks})}, each twice with colours swapped; seed {args.seed}"))
+
+
+def run_terminal(args: argparse.Namespace) -> int:
+    try:
+        if args.fen:
+            check_start(args.fen)
+        terminal = KriegspielTerminal(print, args.color == "white", args.opponent, args.fen, args.seed)
+    except ValueError as error:
+        print(f"pyrope kriegspiel play: {error}", file=sys.stderr)
+        return 2
+    terminal.run(sys.stdin)
+    return 0
