@@ -48,8 +48,8 @@ SUBCOMMANDS = {
 
 DESCRIPTION = """\
 Pyrope, a chess engine. Without a command it reads stdin: a first line of uci, xboard or ugi
-selects that protocol (what GUIs send), kriegspiel the Kriegspiel line protocol, anything else starts the terminal mode for a person
-(type help there). Point a GUI at the plain `pyrope` command."""
+selects that protocol (what GUIs send), kriegspiel the Kriegspiel line protocol, anything else
+starts the terminal mode for a person (type help there). Point a GUI at the plain `pyrope` command."""
 
 EPILOG = """\
 examples:
