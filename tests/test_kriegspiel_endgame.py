@@ -177,3 +177,63 @@ def test_krk_and_kqk_are_won_within_the_fifty_move_rule(piece, opponent):
         referee = Referee(bare_king_start(rng, [piece]))
         result = play_game(BareKingPlayer(known=False), opponent(seed=game), referee)
         assert result.termination == "checkmate" and result.result == "1-0", (referee.start_fen, result)
+
+
+def test_a_player_hands_over_to_the_search_once_the_enemy_is_bare():
+    """Semi-random with endgame=1 against random: once the enemy is bare, the bare-king search
+    plays on from the metaposition's possible kings, which hold the true king after every message;
+    it converts far more games than semi-random alone (same seeds)."""
+    from pyrope.kriegspiel.endgame import HandOver
+    from pyrope.kriegspiel.players import BUILTINS, SemiRandomPlayer
+
+    handed, wins, wins_alone = 0, 0, 0
+    for game in range(16):
+        for endgame in (1, 0):
+            referee = Referee()
+            player = BUILTINS["semi-random"][1]({"seed": 1, "endgame": endgame}, str(game))
+            players = {chess.WHITE: player, chess.BLACK: RandomPlayer(seed=100 + game)}
+            if endgame:
+                assert isinstance(player, HandOver)
+                watched = KingWatch(player, referee)
+                players[chess.WHITE] = watched
+            result = play_game(players[chess.WHITE], players[chess.BLACK], referee)
+            assert result.termination != "crash"
+            if endgame:
+                handed += watched.checks > 0
+                wins += result.result == "1-0"
+            else:
+                assert isinstance(player, SemiRandomPlayer)
+                wins_alone += result.result == "1-0"
+    assert handed >= 8
+    assert wins > wins_alone
+
+
+class KingWatch:
+    """A HandOver player whose bare-king set is checked against the referee once it hands over."""
+
+    def __init__(self, player, referee: Referee) -> None:
+        self.player, self.referee, self.checks = player, referee, 0
+
+    def __getattr__(self, name):
+        return getattr(self.player, name)
+
+    def check(self) -> None:
+        if self.player.playing is self.player.inner or self.referee.outcome is not None:
+            return
+        true_king = chess.Board(self.referee.fen()).king(not self.player.color)
+        assert self.player.playing.kings >> true_king & 1, self.referee.fen()
+        self.checks += 1
+
+    def start(self, color, fen) -> None:
+        self.player.start(color, fen)
+
+    def hear(self, announcement) -> None:
+        self.player.hear(announcement)
+        self.check()
+
+    def answered(self, text, legal) -> None:
+        self.player.answered(text, legal)
+        self.check()
+
+    def next_try(self) -> str:
+        return self.player.next_try()

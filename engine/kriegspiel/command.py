@@ -35,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         epilog="players (--white, --black: KIND then KEY=VALUE fields):\n"
                "  random [seed=N]        uniform among the tries it cannot rule out (thesis 4.6)\n"
                "  semi-random [seed=N]   recaptures first, then pawn captures when pawn tries are announced\n"
+               "    (both: endgame=1 hands over to the bare-king search once the enemy is bare)\n"
                "  centre [seed=N]        its tries nearest the centre first (the thesis's defending king, 6.4)\n"
                "  cmd=COMMAND [dir=D] [option.NAME=VALUE ...]   a program speaking the Kriegspiel line protocol\n"
                "  any player: name=NAME  its name in the report and the PGN\n"

@@ -147,3 +147,58 @@ class BareKingPlayer(Player):
 def packed(move: chess.Move) -> int:
     """A move as the compiled core packs it: from | to << 6 | promotion << 12."""
     return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+class HandOver(Player):
+    """`inner` plays until the enemy has nothing but its king, then the bare-king search takes over
+    from where a metaposition kept beside it says the king may stand (sound: the true king is
+    always inside). How any player converts its won endings (the thesis's strong players do)."""
+
+    def __init__(self, inner: Player, depth: int = DEPTH, max_nodes: int = MAX_NODES) -> None:
+        self.inner, self.depth, self.max_nodes = inner, depth, max_nodes
+
+    def start(self, color: chess.Color, fen: str) -> None:
+        from .metaposition import Metaposition        # pure Python: imported only by those who hand over
+        self.color = color
+        self.inner.start(color, fen)
+        self.meta = Metaposition(fen, color)
+        self.enemy_men = chess.popcount(chess.Board(fen).occupied_co[not color])
+        self.playing: Player = self.inner
+        self._opening, self._move = True, None
+
+    def hear(self, announcement: Announcement) -> None:
+        self.playing.hear(announcement)
+        if self.playing is not self.inner:
+            return
+        if self._opening:
+            self._opening = False
+        elif self._move is not None:
+            self.meta.our_move(self._move, announcement)
+            self._move = None
+            if announcement.capture is not None:
+                self.enemy_men -= 1
+        else:
+            self.meta.their_move(announcement)
+        if self.enemy_men == 1 and announcement.outcome is None:
+            self.hand_over()
+
+    @property
+    def own(self):
+        return self.inner.own
+
+    def hand_over(self) -> None:
+        endgame = BareKingPlayer(self.depth, self.max_nodes)
+        endgame.color, endgame.own = self.color, self.inner.own
+        endgame.announcement, endgame.refused = self.inner.announcement, set()
+        endgame.take_over(self.meta.possible[chess.KING])
+        self.playing = endgame
+
+    def answered(self, text: str, legal: bool) -> None:
+        self.playing.answered(text, legal)
+        if legal and self.playing is self.inner:
+            self._move = self._tried
+
+    def next_try(self) -> str:
+        text = self.playing.next_try()
+        self._tried = self.playing._tried
+        return text

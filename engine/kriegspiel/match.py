@@ -5,8 +5,9 @@ A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
 
   cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]   a program speaking the line protocol
                                       (docs/kriegspiel-protocol.md; `pyrope` itself does)
-  random [seed=N]                     section 4.6's random player
-  semi-random [seed=N]                section 4.6's semi-random player
+  random [seed=N] [endgame=0|1]       section 4.6's random player
+  semi-random [seed=N] [endgame=0|1]  section 4.6's semi-random player (endgame=1: once the enemy
+                                      is bare, the bare-king search takes over)
   centre [seed=N]                     section 6.4's centre-seeking king (its tries nearest the centre
                                       first; any other men of its side move the same way)
 
@@ -77,8 +78,9 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
                 params[key] = int(value)
             except ValueError:
                 raise ValueError(f"{option}: {key} must be a whole number, got {value!r}") from None
-            if params[key] < (0 if key == "seed" else 1):
-                raise ValueError(f"{option}: {key} must be {0 if key == 'seed' else 1} or more, got {params[key]}")
+            low, high = {"seed": (0, None), "endgame": (0, 1)}.get(key, (1, None))
+            if params[key] < low or (high is not None and params[key] > high):
+                raise ValueError(f"{option}: {key} must be {'0 or 1' if high else f'{low} or more'}, got {params[key]}")
         else:
             raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(['name', *params])})")
     return PlayerSpec(kind, name, params)

@@ -138,13 +138,24 @@ class CentreSeekingPlayer(RandomPlayer):
         return super().choose({text: move for text, move in tries.items() if from_corner(move) == farthest})
 
 
+def converting(player: Player, params: dict[str, int]) -> Player:
+    """`player`, handing over to the bare-king search once the enemy is bare when `endgame` is 1."""
+    if not params.get("endgame"):
+        return player
+    from .endgame import HandOver       # endgame builds on this module
+    return HandOver(player)
+
+
 # The built-in kinds, their whole-number parameters with defaults, and how each is made for a game
-# (from its parameters and the game's seed).
+# (from its parameters and the game's seed). endgame=1: the bare-king search converts won endings.
 BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player]]] = {
-    "random": ({"seed": 0}, lambda p, seed: RandomPlayer(f"{p['seed']}:{seed}")),
-    "semi-random": ({"seed": 0}, lambda p, seed: SemiRandomPlayer(f"{p['seed']}:{seed}")),
+    "random": ({"seed": 0, "endgame": 0},
+               lambda p, seed: converting(RandomPlayer(f"{p['seed']}:{seed}"), p)),
+    "semi-random": ({"seed": 0, "endgame": 0},
+                    lambda p, seed: converting(SemiRandomPlayer(f"{p['seed']}:{seed}"), p)),
     "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
 }
+
 
 @dataclass(frozen=True)
 class GameResult:

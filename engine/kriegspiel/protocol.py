@@ -94,7 +94,7 @@ class KriegspielFrontEnd:
     def __init__(self, write: Callable[[str], None]) -> None:
         self.write = write
         self.board_style = None         # set by the command line for every front-end; unused here
-        self.kind, self.seed, self.games = DEFAULT_PLAYER, 0, 0
+        self.kind, self.seed, self.endgame, self.games = DEFAULT_PLAYER, 0, True, 0
         self.player: Optional[Player] = None
         self.color: Optional[chess.Color] = None
         self.to_move: Optional[chess.Color] = None      # per the latest announcement
@@ -130,6 +130,7 @@ class KriegspielFrontEnd:
         self.write(f"id author {ENGINE_AUTHOR}")
         self.write(f"option name Player type combo default {DEFAULT_PLAYER} " + " ".join(f"var {k}" for k in BUILTINS))
         self.write("option name Seed type spin default 0 min 0 max 4294967295")
+        self.write("option name Endgame type check default true")
         self.write("kriegspielok")
 
     def on_isready(self, args: list[str]) -> None:
@@ -148,12 +149,16 @@ class KriegspielFrontEnd:
             if value not in BUILTINS:
                 raise ValueError(f"Player is one of {', '.join(BUILTINS)}, not {value!r}")
             self.kind = value
+        elif name == "endgame":
+            if value not in ("true", "false"):
+                raise ValueError(f"Endgame is true or false, not {value!r}")
+            self.endgame = value == "true"
         elif name == "seed":
             if not value.isdigit():
                 raise ValueError(f"Seed is a whole number, not {value!r}")
             self.seed = int(value)
         else:
-            raise ValueError(f"no option {name!r} (Player, Seed)")
+            raise ValueError(f"no option {name!r} (Player, Seed, Endgame)")
 
     def on_newgame(self, args: list[str]) -> None:
         if not args or args[0] not in ("white", "black") or (len(args) > 1 and args[1] != "fen"):
@@ -161,7 +166,8 @@ class KriegspielFrontEnd:
         fen = Referee(" ".join(args[2:])).start_fen if len(args) > 2 else Referee().start_fen
         params, make = BUILTINS[self.kind]
         self.games += 1
-        player = make(dict(params, seed=self.seed), str(self.games))
+        chosen = dict(params, seed=self.seed, **({"endgame": int(self.endgame)} if "endgame" in params else {}))
+        player = make(chosen, str(self.games))
         player.start(args[0] == "white", fen)
         self.player, self.color, self.to_move, self.over, self.trying = player, args[0] == "white", None, False, None
 

@@ -35,7 +35,8 @@ class KriegspielTerminal:
         self.write, self.color = write, color
         self.referee = Referee(fen) if fen else Referee()
         params, make = BUILTINS[opponent]
-        self.opponent = make(dict(params, seed=seed) if "seed" in params else params, "terminal")
+        # The opponent converts its won endings with the bare-king search where it can.
+        self.opponent = make(dict(params, seed=seed, **({"endgame": 1} if "endgame" in params else {})), "terminal")
         self.opponent.start(not color, self.referee.start_fen)
         self.opponent.hear(self.referee.opening)
         self.own = OwnBoard(self.referee.start_fen, color)
