@@ -40,7 +40,7 @@ def test_the_handshake_and_a_first_try():
     assert out[2].startswith("option name Player type combo default semi-random") and "var random" in out[2]
     assert out[-2:] == ["kriegspielok", "readyok"]
     out = say(front, lines, "setoption name Player value random", "setoption name Seed value 7",
-              "newgame white", "umpire tomove white", "go")
+              "newgame white", "umpire tomove white", "go movetime 100 nodes 5000")
     assert len(out) == 1 and out[0].startswith("try ")
     referee = Referee()
     answer = referee.try_move(out[0].split()[1])          # a try its own men allow
@@ -83,6 +83,8 @@ def test_a_bad_line_gets_one_error_line(line, answer):
 
 @pytest.mark.parametrize("line,answer", [
     ("go", "error go: not our turn"),
+    ("go depth 3", "error go: expected: go [movetime MS] [nodes N]"),
+    ("go movetime", "error go: expected"),
     ("umpire tomove purple", "error umpire: tomove is white or black"),
     ("umpire capture e9 pawn tomove white", "error umpire:"),
     ("umpire capture e4 rook tomove white", "error umpire: a capture is of a pawn or a piece"),

@@ -117,7 +117,8 @@ def run_terminal(args: argparse.Namespace) -> int:
     try:
         if args.fen:
             check_start(args.fen)
-        terminal = KriegspielTerminal(print, args.color == "white", args.opponent, args.fen, args.seed)
+        terminal = KriegspielTerminal(print, args.color == "white", args.opponent, args.fen, args.seed,
+                                      prompt=sys.stdin.isatty())
     except ValueError as error:
         print(f"pyrope kriegspiel play: {error}", file=sys.stderr)
         return 2

@@ -184,6 +184,10 @@ class KriegspielFrontEnd:
         self.to_move, self.over = announcement.to_move, announcement.outcome is not None
 
     def on_go(self, args: list[str]) -> None:
+        # The limits are read and checked; today's players answer at once, well within any of them.
+        for key, value in zip(args[::2], args[1::2] + [""] * (len(args) % 2)):
+            if key not in ("movetime", "nodes") or not value.isdigit():
+                raise ValueError("expected: go [movetime MS] [nodes N]")
         self.require_game()
         if self.over or self.to_move != self.color or self.trying is not None:
             raise ValueError("not our turn to try" if self.trying is None else f"our try {self.trying} awaits an answer")

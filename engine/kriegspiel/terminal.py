@@ -31,8 +31,8 @@ class KriegspielTerminal:
     """One game: you as `color` against `opponent` (a built-in kind), from `fen`."""
 
     def __init__(self, write: Callable[[str], None], color: chess.Color, opponent: str,
-                 fen: Optional[str] = None, seed: int = 0) -> None:
-        self.write, self.color = write, color
+                 fen: Optional[str] = None, seed: int = 0, prompt: bool = False) -> None:
+        self.write, self.color, self.prompt = write, color, prompt
         self.referee = Referee(fen) if fen else Referee()
         params, make = BUILTINS[opponent]
         # The opponent converts its won endings with the bare-king search where it can.
@@ -52,6 +52,8 @@ class KriegspielTerminal:
             if self.referee.turn != self.color:
                 self.opponent_moves()
                 continue
+            if self.prompt:
+                self.write("Your try:")
             line = next(inputs, None)
             if line is None or line.strip() == "quit":
                 self.write("Game abandoned.")
