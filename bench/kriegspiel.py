@@ -3,6 +3,7 @@
     python3 bench/kriegspiel.py referee [--games 200] [--positions 2000] [--repeat 50] [--seed 16]
     python3 bench/kriegspiel.py players [--games 1000]
     python3 bench/kriegspiel.py endgame [--endings KRK KQK] [--starts 500] [--depth 4] [--nodes 400000]
+    python3 bench/kriegspiel.py metaposition [--games 20]
 
 `players` plays the built-in players' tally of docs/kriegspiel.md ("Numbers"): random vs random and
 semi-random vs random, --games each through players.play_game, colours alternating, player seeds
@@ -175,6 +176,36 @@ def endgame(args) -> None:
                   f"{nodes / max(1, moves):,.0f} nodes a move", flush=True)
 
 
+def metaposition(args) -> None:
+    """Metaposition updates a second: the compiled one (through its Python face) and the pure-Python
+    oracle (tests/kriegspiel_metaposition_oracle.py), replaying the same updates of seeded games."""
+    from kriegspiel_metaposition_oracle import Metaposition as Oracle
+
+    from pyrope.kriegspiel.metaposition import Metaposition
+    from pyrope.kriegspiel.players import RandomPlayer, SemiRandomPlayer, play_game
+
+    games = []          # (fen, color, [(move or None, announcement)]) for each side of each game
+    for n in range(args.games):
+        referee = Referee()
+        play_game(SemiRandomPlayer(seed=n), RandomPlayer(seed=10000 + n), referee)
+        for color in (chess.WHITE, chess.BLACK):
+            updates = [(chess.Move.from_uci(turn.move) if turn.mover == color else None, turn.announcement)
+                       for turn in referee.turns if turn.announcement.outcome is None]
+            games.append((referee.start_fen, color, updates))
+    total = sum(len(updates) for _, _, updates in games)
+    for name, kind in (("compiled (MetaCore)", Metaposition), ("pure Python (the oracle)", Oracle)):
+        start = time.perf_counter()
+        for fen, color, updates in games:
+            meta = kind(fen, color)
+            for move, announcement in updates:
+                if move is None:
+                    meta.their_move(announcement)
+                else:
+                    meta.our_move(move, announcement)
+        seconds = time.perf_counter() - start
+        print(f"{name}: {total / seconds:,.0f} updates/s ({total:,} updates of {args.games} games, {seconds:.2f} s)")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     actions = parser.add_subparsers(dest="action", required=True)
@@ -195,6 +226,9 @@ def main(argv=None) -> None:
     action.add_argument("--nodes", type=int, default=400_000, help="node budget a move (default 400,000)")
     action.add_argument("--seed", type=int, default=6)
     action.set_defaults(run=endgame)
+    action = actions.add_parser("metaposition", help="metaposition updates a second, compiled and pure Python")
+    action.add_argument("--games", type=int, default=20, help="seeded semi-random vs random games (default 20)")
+    action.set_defaults(run=metaposition)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -12,6 +12,7 @@ include "movegen.pxi"
 include "notation.pxi"
 include "kriegspiel_referee.pxi"
 include "kriegspiel_endgame.pxi"
+include "kriegspiel_meta.pxi"
 
 init_bitboards()
 init_zobrist()

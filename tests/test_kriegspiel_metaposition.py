@@ -4,14 +4,17 @@ the updates learn what the messages say for certain (hand-made cases)."""
 import chess
 import pytest
 
-from pyrope.kriegspiel.metaposition import Metaposition, diagonal_check
+from kriegspiel_metaposition_oracle import diagonal_check
+from pyrope.kriegspiel.metaposition import Metaposition
 from pyrope.kriegspiel.players import RandomPlayer, SemiRandomPlayer, play_game
 from pyrope.kriegspiel.referee import Check, Referee
 
 
 class Tracked:
     """A player that keeps a metaposition from what it hears and checks it against the referee
-    after every update (the test's only use of the referee's position)."""
+    after every update (the test's only use of the referee's position). `metaposition` makes it
+    (test_kriegspiel_meta_core keeps two there and compares them instead)."""
+    metaposition = Metaposition
 
     def __init__(self, player, referee: Referee, failures: list):
         self.player, self.referee, self.failures = player, referee, failures
@@ -19,7 +22,7 @@ class Tracked:
 
     def start(self, color, fen):
         self.player.start(color, fen)
-        self.meta = Metaposition(fen, color)
+        self.meta = self.metaposition(fen, color)
         self.opening = True
         self.last = None
         self._check("start")
@@ -124,8 +127,8 @@ def test_a_capture_on_our_man_puts_the_capturer_there():
 def test_checks_narrow_the_enemy_king():
     # White's rook gives a file check from a1: the black king is on the a-file, nowhere else.
     meta = Metaposition("k7/8/8/8/8/8/8/1R2K3 w - - 0 1", chess.WHITE)
-    meta.possible[chess.KING] = chess.BB_ALL & ~chess.BB_RANK_1 & ~chess.BB_RANK_2  # forget where it is
-    meta.empty = chess.BB_ALL & ~meta.mine
+    meta.believe({chess.KING: chess.BB_ALL & ~chess.BB_RANK_1 & ~chess.BB_RANK_2},    # forget where it is
+                 chess.BB_ALL & ~meta.mine)
     referee = Referee("k7/8/8/8/8/8/8/1R2K3 w - - 0 1")
     answer = referee.try_move("b1a1")
     assert answer.announcement.checks == (Check.FILE,)
@@ -136,11 +139,8 @@ def test_checks_narrow_the_enemy_king():
 
 def test_no_check_clears_the_squares_our_men_surely_attack():
     meta = Metaposition("7k/8/8/8/8/8/8/R3K3 w - - 0 1", chess.WHITE)
-    meta.possible[chess.KING] = chess.BB_ALL & ~meta.mine
-    meta.empty = chess.BB_ALL & ~meta.mine
-    for t in meta.possible:
-        if t != chess.KING:
-            meta.possible[t] = 0
+    meta.believe({t: chess.BB_ALL & ~meta.mine if t == chess.KING else 0 for t in meta.possible},
+                 chess.BB_ALL & ~meta.mine)
     referee = Referee("7k/8/8/8/8/8/8/R3K3 w - - 0 1")
     answer = referee.try_move("e1d1")
     meta.our_move(chess.Move.from_uci("e1d1"), answer.announcement)

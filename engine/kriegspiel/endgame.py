@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 import chess
 
 from .._kriegspiel import BareKing
+from .metaposition import Metaposition
 from .players import Player, try_text
 from .referee import Announcement
 
@@ -158,7 +159,6 @@ class HandOver(Player):
         self.inner, self.depth, self.max_nodes = inner, depth, max_nodes
 
     def start(self, color: chess.Color, fen: str) -> None:
-        from .metaposition import Metaposition        # pure Python: imported only by those who hand over
         self.color = color
         self.inner.start(color, fen)
         self.meta = Metaposition(fen, color)

@@ -1,0 +1,342 @@
+# Darkboard 1.0's metaposition (thesis 4.2) compiled: what one side may believe of the enemy men it
+# cannot see, as bitboards, with the two sound updates of 4.3 -- after our legal try and its
+# announcement, after the enemy's unseen move and its announcement. It is the same belief as
+# pyrope.kriegspiel.metaposition (the pure-Python oracle the tests hold it to, update by update),
+# at C speed for the maximax search's thousands of metapositions a move.
+
+cdef enum:
+    MP_SURELY_OCCUPIED_AGE = 20
+
+cdef struct Meta:
+    u64 ours[7]             # our men by type, PAWN..KING
+    u64 mine                # all our men
+    u64 possible[7]         # squares where an enemy man of each type may stand
+    u64 empty               # squares not ours that may be empty
+    unsigned char age[64]   # turns since we last learned what a square holds
+    signed char pawns_min[8]
+    signed char pawns_max[8]
+    int captured_pawns
+    int captured_pieces
+    u64 castling            # enemy rooks that may still castle
+    int king_home           # the enemy king's start square, -1 if none
+    int double_push         # our pawn that just advanced two (en passant may take it), or -1
+    int us
+
+
+cdef inline u64 mp_maybe_enemy(const Meta* m) noexcept nogil:
+    return m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP] | m.possible[ROOK] \
+        | m.possible[QUEEN] | m.possible[KING]
+
+
+cdef int mp_check_from(int piece, int color, int sq, int king, u64 clear) noexcept nogil:
+    """The CHECK_ bit a man (type, colour) on sq gives a king on `king` when the squares in
+    `clear` are empty, or 0."""
+    cdef u64 line
+    if piece == KNIGHT:
+        return CHECK_KNIGHT if KNIGHT_ATTACKS[sq] & bb(king) else 0
+    if piece == PAWN:
+        if PAWN_ATTACKS[color][sq] & bb(king):
+            return CHECK_LONG_DIAGONAL if on_long_diagonal(king, sq) else CHECK_SHORT_DIAGONAL
+        return 0
+    if piece != BISHOP and piece != ROOK and piece != QUEEN:
+        return 0
+    line = LINE[sq][king]
+    if not line or BETWEEN[sq][king] & ~clear:
+        return 0
+    if rank_of(sq) == rank_of(king):
+        return CHECK_RANK if piece != BISHOP else 0
+    if file_of(sq) == file_of(king):
+        return CHECK_FILE if piece != BISHOP else 0
+    if piece == ROOK:
+        return 0
+    return CHECK_LONG_DIAGONAL if on_long_diagonal(king, sq) else CHECK_SHORT_DIAGONAL
+
+
+cdef int mp_checks_on(const Meta* m, int king, bint certain) noexcept nogil:
+    """The CHECK_ bits our men give an enemy king on `king`: surely (every square between surely
+    empty once the king stands there) or possibly (every square between may be empty)."""
+    cdef u64 clear, b
+    cdef int t, sq, kinds = 0
+    if certain:
+        clear = ~m.mine & ~(m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP]
+                            | m.possible[ROOK] | m.possible[QUEEN])
+    else:
+        clear = m.empty & ~m.mine
+    for t in range(PAWN, QUEEN + 1):
+        b = m.ours[t]
+        while b:
+            sq = lsb(b); b &= b - 1
+            kinds |= mp_check_from(t, m.us, sq, king, clear)
+    return kinds
+
+
+cdef void mp_tidy(Meta* m) noexcept nogil:
+    """A square no man may hold is empty; files that can hold no pawn; castling rights of a king or
+    rook that has surely left home."""
+    cdef int f, on_file
+    cdef u64 file_mask
+    m.empty |= ~m.mine & ~mp_maybe_enemy(m)
+    for f in range(8):
+        file_mask = FILE_A << f
+        on_file = popcount(m.possible[PAWN] & file_mask)
+        if on_file < m.pawns_max[f]:
+            m.pawns_max[f] = on_file
+        if m.pawns_max[f] <= 0:
+            m.pawns_max[f] = 0
+            m.possible[PAWN] &= ~file_mask
+    if m.king_home < 0 or not m.possible[KING] & bb(m.king_home):
+        m.castling = 0
+    m.castling &= m.possible[ROOK]
+
+
+cdef void mp_clear(Meta* m, u64 squares) noexcept nogil:
+    cdef int t
+    for t in range(PAWN, KING + 1):
+        m.possible[t] &= ~squares
+    m.empty |= squares
+    mp_tidy(m)
+
+
+cdef void mp_narrow_king(Meta* m, int announced) noexcept nogil:
+    """Keep the enemy king only where our men's checks can match the announcement."""
+    cdef u64 kings = 0, b = m.possible[KING]
+    cdef int k
+    if m.ours[KING]:
+        b &= ~KING_ATTACKS[lsb(m.ours[KING])]
+    while b:
+        k = lsb(b); b &= b - 1
+        if (mp_checks_on(m, k, True) & ~announced) == 0 and (announced & ~mp_checks_on(m, k, False)) == 0:
+            kings |= bb(k)
+    m.possible[KING] = kings
+    mp_tidy(m)
+
+
+cdef void mp_our_move(Meta* m, int frm, int to, int promotion, int rook_from, int rook_to,
+                      int captured, bint captured_pawn, int checks) noexcept nogil:
+    """Our legal try (from, to, promotion; castling: the king's from-to and the rook's, else
+    rook_from -1) and the announcement after it (captured square or -1, checks)."""
+    cdef int t = 0, piece, f
+    cdef u64 seen = bb(frm) | bb(to)
+    for piece in range(PAWN, KING + 1):
+        if m.ours[piece] & bb(frm):
+            t = piece
+    if rook_from >= 0:
+        seen |= RANK_1 << (8 * rank_of(frm)) & mp_castling_span(frm, rook_from)
+    elif t != KNIGHT:
+        seen |= BETWEEN[frm][to]
+    m.double_push = to if t == PAWN and (to - frm == 16 or frm - to == 16) else -1
+    if captured >= 0:
+        if captured_pawn:
+            m.captured_pawns += 1
+            f = file_of(captured)
+            m.pawns_max[f] -= 1
+            if m.pawns_min[f] > 0:
+                m.pawns_min[f] -= 1
+        else:
+            m.captured_pieces += 1
+        m.castling &= ~bb(captured)
+        seen |= bb(captured)
+    mp_clear(m, seen)
+    m.ours[t] &= ~bb(frm)
+    m.ours[promotion if promotion else t] |= bb(to)
+    if rook_from >= 0:
+        m.ours[ROOK] = (m.ours[ROOK] & ~bb(rook_from)) | bb(rook_to)
+    m.mine = m.ours[PAWN] | m.ours[KNIGHT] | m.ours[BISHOP] | m.ours[ROOK] | m.ours[QUEEN] | m.ours[KING]
+    mp_narrow_king(m, checks)
+    while seen:
+        f = lsb(seen); seen &= seen - 1
+        m.age[f] = 0
+
+
+cdef inline u64 mp_castling_span(int king, int rook) noexcept nogil:
+    """The files castling crosses: e-h kingside, a-e queenside (as the Python oracle has it)."""
+    if file_of(rook) > file_of(king):
+        return (FILE_A << 4) | (FILE_A << 5) | (FILE_A << 6) | (FILE_A << 7)
+    return FILE_A | (FILE_A << 1) | (FILE_A << 2) | (FILE_A << 3) | (FILE_A << 4)
+
+
+cdef u64 mp_castling_reach(const Meta* m, int sq) noexcept nogil:
+    """The enemy king's castling squares (g or c file, Chess960 too) while a right may remain and
+    the king may be at home."""
+    cdef u64 reach = 0, rooks = m.castling, home_rank
+    cdef int rook
+    if sq != m.king_home or not m.castling:
+        return 0
+    home_rank = RANK_1 << (8 * rank_of(sq))
+    while rooks:
+        rook = lsb(rooks); rooks &= rooks - 1
+        reach |= home_rank & ((FILE_A << 6) if file_of(rook) > file_of(sq) else (FILE_A << 2))
+    return reach
+
+
+cdef u64 mp_reach(const Meta* m, int t, int sq, u64 walkable, u64 landing) noexcept nogil:
+    """Squares a pseudo-piece of type t on sq may move to: onto `landing` only when a capture was
+    announced, else onto walkable squares; through walkable squares."""
+    cdef int enemy = 1 - m.us, one, two
+    cdef u64 blockers = ~walkable, reach = 0, pushes = 0
+    if t == PAWN:
+        if landing:
+            return PAWN_ATTACKS[enemy][sq] & landing
+        one = sq + 8 if enemy == WHITE else sq - 8
+        if 0 <= one < 64 and walkable & bb(one):
+            pushes |= bb(one)
+            two = one + 8 if enemy == WHITE else one - 8
+            if bb(sq) & ((RANK_1 << 8) if enemy == WHITE else (RANK_8 >> 8)) and walkable & bb(two):
+                pushes |= bb(two)
+        return pushes
+    if t == KNIGHT:
+        reach = KNIGHT_ATTACKS[sq]
+    elif t == KING:
+        reach = KING_ATTACKS[sq] | mp_castling_reach(m, sq)
+    else:
+        if t == BISHOP or t == QUEEN:
+            reach |= bishop_attacks(sq, blockers)
+        if t == ROOK or t == QUEEN:
+            reach |= rook_attacks(sq, blockers)
+    return reach & (landing if landing else walkable)
+
+
+cdef void mp_narrow_checkers(Meta* m, int announced) noexcept nogil:
+    """No enemy man stands where it would surely give a check not announced."""
+    cdef int king, t, sq, kind
+    cdef u64 clear, b
+    if not m.ours[KING]:
+        return
+    king = lsb(m.ours[KING])
+    clear = ~m.mine & ~mp_maybe_enemy(m)
+    for t in range(PAWN, KING + 1):
+        b = m.possible[t]
+        while b:
+            sq = lsb(b); b &= b - 1
+            kind = mp_check_from(t, 1 - m.us, sq, king, clear)
+            if kind and not kind & announced:
+                m.possible[t] &= ~bb(sq)
+    mp_tidy(m)
+
+
+cdef void mp_their_move(Meta* m, int captured, bint captured_pawn, int checks) noexcept nogil:
+    """The enemy's unseen move and the announcement after it (the square where it took one of our
+    men or -1, and whether that man was a pawn; checks on us). Every pseudo-piece may have made it."""
+    cdef u64 target = 0, landing = 0, walkable, movers = 0, reach, last, captures, b, bit
+    cdef u64 spread[7]
+    cdef int t, sq, f, leaving = 0, arriving = 0, behind, piece
+    cdef u64 mine_before = m.mine
+    for t in range(7):
+        spread[t] = 0
+    if captured >= 0:
+        target = bb(captured)
+        for piece in range(PAWN, KING + 1):
+            m.ours[piece] &= ~target
+        m.mine &= ~target
+        landing = target
+        if captured_pawn and captured == m.double_push:
+            behind = captured - 8 if m.us == WHITE else captured + 8
+            landing |= bb(behind)
+    walkable = m.empty & ~mine_before
+    for t in range(PAWN, KING + 1):
+        b = m.possible[t]
+        while b:
+            sq = lsb(b); b &= b - 1
+            reach = mp_reach(m, t, sq, walkable, landing)
+            if not reach:
+                continue
+            movers |= bb(sq)
+            if t == PAWN:
+                last = reach & (RANK_1 | RANK_8)
+                spread[PAWN] |= reach & ~last
+                spread[KNIGHT] |= last
+                spread[BISHOP] |= last
+                spread[ROOK] |= last
+                spread[QUEEN] |= last
+                captures = reach & ~(FILE_A << file_of(sq))
+                if last or captures:
+                    leaving |= 1 << file_of(sq)
+                captures &= ~last
+                while captures:
+                    arriving |= 1 << file_of(lsb(captures))
+                    captures &= captures - 1
+            else:
+                spread[t] |= reach
+    for f in range(8):
+        if leaving & (1 << f) and m.pawns_min[f] > 0:
+            m.pawns_min[f] -= 1
+        if arriving & (1 << f):
+            m.pawns_max[f] += 1
+    if captured >= 0:
+        for t in range(PAWN, KING + 1):
+            m.possible[t] = (m.possible[t] & ~landing) | spread[t]
+        m.empty = (m.empty | movers | target) & ~landing
+        if landing != target:
+            m.empty |= landing | target
+    else:
+        for t in range(PAWN, KING + 1):
+            m.possible[t] |= spread[t]
+        m.empty |= movers
+    m.double_push = -1
+    mp_tidy(m)
+    mp_narrow_checkers(m, checks)
+    mp_narrow_king(m, 0)
+    mp_age(m)
+
+
+cdef void mp_age(Meta* m) noexcept nogil:
+    cdef u64 surely_empty = ~m.mine & ~mp_maybe_enemy(m), occupied = ~m.empty & ~m.mine
+    cdef int sq
+    for sq in range(64):
+        if surely_empty & bb(sq):
+            m.age[sq] = 0
+        elif occupied & bb(sq):
+            m.age[sq] = MP_SURELY_OCCUPIED_AGE
+        elif m.age[sq] < 255:
+            m.age[sq] += 1
+
+
+cdef class MetaCore:
+    """The compiled metaposition (the Python face is pyrope.kriegspiel.metaposition's API): built
+    from our men and the enemy's start as bitboards; updated by our_move and their_move."""
+    cdef Meta m
+
+    def __init__(self, bint white, ours, enemy, u64 castling, int king_home):
+        """ours, enemy: seven bitboards by piece type (index 0 unused) of the start position;
+        castling: the enemy rooks that may castle; king_home: the enemy king's square or -1."""
+        cdef int t, f
+        self.m.us = WHITE if white else BLACK
+        self.m.mine = 0
+        for t in range(7):
+            self.m.ours[t] = ours[t] if t else 0
+            self.m.possible[t] = enemy[t] if t else 0
+            self.m.mine |= self.m.ours[t]
+        self.m.empty = ~self.m.mine & ~mp_maybe_enemy(&self.m)
+        for t in range(64):
+            self.m.age[t] = 0
+        for f in range(8):
+            self.m.pawns_min[f] = self.m.pawns_max[f] = popcount(self.m.possible[PAWN] & (FILE_A << f))
+        self.m.captured_pawns = self.m.captured_pieces = 0
+        self.m.castling = castling
+        self.m.king_home = king_home
+        self.m.double_push = -1
+
+    def our_move(self, int frm, int to, int promotion, int rook_from, int rook_to, int captured,
+                 bint captured_pawn, int checks):
+        mp_our_move(&self.m, frm, to, promotion, rook_from, rook_to, captured, captured_pawn, checks)
+
+    def their_move(self, int captured, bint captured_pawn, int checks):
+        mp_their_move(&self.m, captured, captured_pawn, checks)
+
+    def set_belief(self, possible=None, u64 empty=0, bint set_empty=False):
+        """Replace the possible squares (seven bitboards by type, index 0 unused) and/or the
+        possibly-empty squares: for tests and hand-made positions."""
+        cdef int t
+        if possible is not None:
+            for t in range(1, 7):
+                self.m.possible[t] = possible[t]
+        if set_empty:
+            self.m.empty = empty
+        mp_tidy(&self.m)
+
+    def state(self):
+        """Everything it holds, for the tests' comparison with the oracle."""
+        return {"possible": [self.m.possible[t] for t in range(1, 7)], "empty": self.m.empty & ~self.m.mine,
+                "age": [self.m.age[s] for s in range(64)], "pawns_min": [self.m.pawns_min[f] for f in range(8)],
+                "pawns_max": [self.m.pawns_max[f] for f in range(8)], "captured": (self.m.captured_pawns,
+                self.m.captured_pieces), "castling": self.m.castling, "mine": self.m.mine}
