@@ -149,3 +149,15 @@ def test_the_installed_command_plays_a_match():
                           "--games", "2", "--seed", "9"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
     assert sum(score(out.stdout)) == 2
+
+
+@pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
+def test_a_program_over_the_protocol_plays_in_a_match(capsys, tmp_path):
+    pgn = tmp_path / "games.pgn"
+    code, out, _ = run_match(capsys, "--white", f"cmd={PYROPE}", "name=proto", "option.Player=semi-random",
+                             "--black", "random", "--games", "4", "--seed", "8", "--pgn", str(pgn), "--movetime", "0.1")
+    assert code == 0, out
+    assert sum(score(out)) == 4 and "proto: time forfeits: 0, illegal moves: 0, crashes: 0" in out
+    assert len(list(PgnReader(pgn.read_text()))) == 4
+    code, _, err = run_match(capsys, "--white", "cmd=", "--black", "random")
+    assert code == 2 and "cmd= is empty" in err

@@ -157,7 +157,7 @@ class MatchPlayer:
 
 class KriegspielMatchGame:
     """The runner's Game for Kriegspiel: one game refereed by pyrope.kriegspiel.Referee between two
-    built-in players, its Kriegspiel PGN, and the report's lines on draws, tries and length."""
+    players, its Kriegspiel PGN, and the report's lines on draws, tries and length."""
 
     def __init__(self, try_cap: int = TRY_CAP, event: str = "?", seed: int = 0, timeout: float = 30.0,
                  go_words: str = "") -> None:
