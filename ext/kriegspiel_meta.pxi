@@ -334,9 +334,60 @@ cdef class MetaCore:
             self.m.empty = empty
         mp_tidy(&self.m)
 
+    def pseudomoves(self, bint pawn_tries):
+        """Our pseudomoves (mp_generate), packed from | to << 6 | promotion << 12."""
+        cdef int moves[320]         # nine queens on an open board stay under this
+        cdef int count = mp_generate(&self.m, moves, pawn_tries), i
+        return [moves[i] for i in range(count)]
+
     def state(self):
         """Everything it holds, for the tests' comparison with the oracle."""
         return {"possible": [self.m.possible[t] for t in range(1, 7)], "empty": self.m.empty & ~self.m.mine,
                 "age": [self.m.age[s] for s in range(64)], "pawns_min": [self.m.pawns_min[f] for f in range(8)],
                 "pawns_max": [self.m.pawns_max[f] for f in range(8)], "captured": (self.m.captured_pawns,
                 self.m.captured_pieces), "castling": self.m.castling, "mine": self.m.mine}
+
+
+cdef int mp_generate(const Meta* m, int* moves, bint pawn_tries) noexcept nogil:
+    """Our pseudomoves (4.3.1), packed from | to << 6 | promotion << 12: each man travels as far
+    as it can, stopping at the edge, at one of our men, or on a square that surely holds an enemy
+    man (a capture there); pawns push onto squares that may be empty and, when pawn tries are
+    announced, capture onto squares that may hold an enemy man; a pawn reaching the last rank
+    becomes a queen. No castling."""
+    cdef u64 enemy_sure = ~m.empty & ~m.mine, blockers = m.mine | enemy_sure, targets, b
+    cdef u64 last = RANK_8 if m.us == WHITE else RANK_1
+    cdef u64 start = (RANK_1 << 8) if m.us == WHITE else (RANK_8 >> 8)
+    cdef int count = 0, t, sq, to, step = 8 if m.us == WHITE else -8
+    for t in range(KNIGHT, KING + 1):
+        b = m.ours[t]
+        while b:
+            sq = lsb(b); b &= b - 1
+            if t == KNIGHT:
+                targets = KNIGHT_ATTACKS[sq]
+            elif t == BISHOP:
+                targets = bishop_attacks(sq, blockers)
+            elif t == ROOK:
+                targets = rook_attacks(sq, blockers)
+            elif t == QUEEN:
+                targets = queen_attacks(sq, blockers)
+            else:
+                targets = KING_ATTACKS[sq]
+            targets &= ~m.mine
+            while targets:
+                to = lsb(targets); targets &= targets - 1
+                moves[count] = sq | (to << 6); count += 1
+    b = m.ours[PAWN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        targets = 0
+        to = sq + step
+        if m.empty & ~m.mine & bb(to):
+            targets |= bb(to)
+            if bb(sq) & start and m.empty & ~m.mine & bb(to + step):
+                targets |= bb(to + step)
+        if pawn_tries:
+            targets |= PAWN_ATTACKS[m.us][sq] & mp_maybe_enemy(m) & ~m.mine
+        while targets:
+            to = lsb(targets); targets &= targets - 1
+            moves[count] = sq | (to << 6) | ((QUEEN << 12) if bb(to) & last else 0); count += 1
+    return count

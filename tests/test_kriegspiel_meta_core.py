@@ -59,3 +59,34 @@ def test_the_compiled_metaposition_equals_the_oracle(semi):
         updates += white.updates + black.updates
     assert updates > 1000
     assert mismatches == []
+
+
+class Generating(Tracked):
+    """At each of its turns, every legal move of the true position (castling aside, a promotion as
+    a queen) must be among the metaposition's pseudomoves."""
+
+    def next_try(self):
+        if self.player.refused == set() and self.referee.turn == self.meta.color:
+            board = chess.Board(self.referee.fen())
+            pawn_tries = bool(self.player.announcement.pawn_tries)
+            generated = set(self.meta.core.pseudomoves(pawn_tries))
+            for move in board.legal_moves:
+                if board.is_castling(move) or move.promotion not in (None, chess.QUEEN):
+                    continue
+                packed = move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+                if packed not in generated and len(self.failures) < 3:
+                    self.failures.append((board.fen(), move.uci(), pawn_tries))
+            self.updates += 1
+        return super().next_try()
+
+
+def test_every_legal_move_is_a_pseudomove():
+    failures, turns = [], 0
+    for game in range(30):
+        referee = Referee()
+        white = Generating(SemiRandomPlayer(seed=game), referee, failures)
+        black = Generating(RandomPlayer(seed=100 + game), referee, failures)
+        play_game(white, black, referee)
+        turns += white.updates + black.updates
+    assert turns > 1000
+    assert failures == []
