@@ -4,6 +4,7 @@ the same seed replays the same games and another seed others; --resume plays onl
 games; faults lose; bad options give one error line and exit 2."""
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import logging
@@ -16,7 +17,7 @@ import chess.pgn
 import pytest
 
 from engine_command import PYROPE
-from pyrope import cli
+from pyrope.kriegspiel import command
 from pyrope.kriegspiel import Referee
 from pyrope.kriegspiel.pgn import PgnReader
 from pyrope.kriegspiel.players import Player, RandomPlayer, play_game
@@ -25,7 +26,12 @@ KRK = "8/8/8/4k3/8/8/2R1K3/8 w - - 0 1"
 
 
 def run_match(capsys, *words):
-    code = cli.main(["kriegspiel", "match", "--quiet", *words])
+    """`pyrope kriegspiel match WORDS` in this process. Not through cli.main: it leaves SIGINT and
+    SIGTERM ignored when it returns (the process is ending, for it), and the later tests' engines
+    would inherit that."""
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    code = command.run(parser.parse_args(["match", "--quiet", *words]))
     out, err = capsys.readouterr()
     return code, out, err
 
