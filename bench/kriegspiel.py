@@ -39,17 +39,13 @@ import chess
 
 from pyrope._kriegspiel import RefereeCore
 from pyrope.kriegspiel import Referee
+from pyrope.kriegspiel.endgame import DEPTH, MAX_NODES, BareKingPlayer, bare_king_start, packed
 
 ROOT = Path(__file__).resolve().parent.parent
 # This file's name would hide the PyPI package `kriegspiel` (the comparison) behind it on sys.path.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT / "tests"))     # the random tries live beside the oracle test that uses them
 from kriegspiel_tries import candidate_moves, written  # noqa: E402
-
-
-def packed(move: chess.Move) -> int:
-    """A try as RefereeCore.probe takes it: from | to << 6 | promotion << 12."""
-    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
 
 def play_games(games: int, seed: int, oracle_class=None):
@@ -149,7 +145,6 @@ def endgame(args) -> None:
     against the random king and the centre-seeking king, the same starts for both."""
     from collections import Counter
 
-    from pyrope.kriegspiel.endgame import BareKingPlayer, bare_king_start
     from pyrope.kriegspiel.players import CentreSeekingPlayer, RandomPlayer, play_game
     for ending in args.endings:
         pieces = [chess.Piece.from_symbol(letter).piece_type for letter in ending[1:-1]]
@@ -222,8 +217,8 @@ def main(argv=None) -> None:
     action = actions.add_parser("endgame", help="the bare-king search's mates from starts where nothing is known")
     action.add_argument("--endings", nargs="+", default=["KRK", "KQK"], help="e.g. KRK KQK KBBK (default KRK KQK)")
     action.add_argument("--starts", type=int, default=500, help="starts of each ending (default 500)")
-    action.add_argument("--depth", type=int, default=4, help="search depth in our moves (default 4)")
-    action.add_argument("--nodes", type=int, default=400_000, help="node budget a move (default 400,000)")
+    action.add_argument("--depth", type=int, default=DEPTH, help=f"search depth in our moves (default {DEPTH})")
+    action.add_argument("--nodes", type=int, default=MAX_NODES, help=f"node budget a move (default {MAX_NODES:,})")
     action.add_argument("--seed", type=int, default=6)
     action.set_defaults(run=endgame)
     action = actions.add_parser("metaposition", help="metaposition updates a second, compiled and pure Python")

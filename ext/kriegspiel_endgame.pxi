@@ -93,68 +93,16 @@ cdef u64 eg_attacks(const EgNode* n, bint with_king) noexcept nogil:
     return a
 
 
-cdef int eg_check_kinds(const EgNode* n, int k) noexcept nogil:
-    """The CHECK_ bits our men give an enemy king on k (a pawn's check is a diagonal one)."""
-    cdef int kinds = 0, sq
-    cdef u64 r, d
-    if KNIGHT_ATTACKS[k] & n.men[KNIGHT]:
-        kinds |= CHECK_KNIGHT
-    r = rook_attacks(k, n.occ) & (n.men[ROOK] | n.men[QUEEN])
-    if r & (RANK_1 << (8 * rank_of(k))):
-        kinds |= CHECK_RANK
-    if r & (FILE_A << file_of(k)):
-        kinds |= CHECK_FILE
-    d = (bishop_attacks(k, n.occ) & (n.men[BISHOP] | n.men[QUEEN])) | (PAWN_ATTACKS[1 - n.us][k] & n.men[PAWN])
-    while d:
-        sq = lsb(d); d &= d - 1
-        kinds |= CHECK_LONG_DIAGONAL if on_long_diagonal(k, sq) else CHECK_SHORT_DIAGONAL
-    return kinds
+cdef inline int eg_check_kinds(const EgNode* n, int k) noexcept nogil:
+    """The CHECK_ bits our men give an enemy king on k (only our men can block)."""
+    return men_checks(n.men, n.us, k, ~n.occ)
 
 
-cdef inline int eg_move(int frm, int to, int promotion) noexcept nogil:
-    return frm | (to << 6) | (promotion << 12)
-
-
-cdef int eg_generate(const EgNode* n, int* moves) noexcept nogil:
+cdef inline int eg_generate(const EgNode* n, int* moves) noexcept nogil:
     """Our men's moves on a board of our men alone: the tries a bare king could let through.
     No captures (the king is the enemy's only man), no castling; a pawn promotes to a queen or a
     rook (a rook mates where a queen would stalemate)."""
-    cdef int count = 0, sq, to, t, step = 8 if n.us == WHITE else -8
-    cdef u64 b, targets
-    cdef u64 last = RANK_8 if n.us == WHITE else RANK_1
-    cdef u64 start = (RANK_1 << 8) if n.us == WHITE else (RANK_8 >> 8)
-    for t in range(KNIGHT, KING + 1):
-        b = n.men[t]
-        while b:
-            sq = lsb(b); b &= b - 1
-            if t == KNIGHT:
-                targets = KNIGHT_ATTACKS[sq]
-            elif t == BISHOP:
-                targets = bishop_attacks(sq, n.occ)
-            elif t == ROOK:
-                targets = rook_attacks(sq, n.occ)
-            elif t == QUEEN:
-                targets = queen_attacks(sq, n.occ)
-            else:
-                targets = KING_ATTACKS[sq]
-            targets &= ~n.occ
-            while targets:
-                to = lsb(targets); targets &= targets - 1
-                moves[count] = eg_move(sq, to, 0); count += 1
-    b = n.men[PAWN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        to = sq + step
-        if n.occ & bb(to):
-            continue
-        if bb(to) & last:
-            moves[count] = eg_move(sq, to, QUEEN); count += 1
-            moves[count] = eg_move(sq, to, ROOK); count += 1
-            continue
-        moves[count] = eg_move(sq, to, 0); count += 1
-        if bb(sq) & start and not n.occ & bb(to + step):
-            moves[count] = eg_move(sq, to + step, 0); count += 1
-    return count
+    return own_moves(n.men, n.us, n.occ, ~n.occ, ~n.occ, 0, True, moves)
 
 
 cdef u64 eg_refusing(const EgNode* n, int m) noexcept nogil:

@@ -52,22 +52,85 @@ cdef int mp_check_from(int piece, int color, int sq, int king, u64 clear) noexce
     return CHECK_LONG_DIAGONAL if on_long_diagonal(king, sq) else CHECK_SHORT_DIAGONAL
 
 
+cdef int men_checks(const u64* men, int color, int king, u64 clear) noexcept nogil:
+    """The CHECK_ bits the men (bitboards by type, PAWN..KING) of `color` give a king on `king`
+    when the squares in `clear` are empty. Shared with the bare-king search."""
+    cdef u64 b
+    cdef int t, sq, kinds = 0
+    for t in range(PAWN, QUEEN + 1):
+        b = men[t]
+        while b:
+            sq = lsb(b); b &= b - 1
+            kinds |= mp_check_from(t, color, sq, king, clear)
+    return kinds
+
+
 cdef int mp_checks_on(const Meta* m, int king, bint certain) noexcept nogil:
     """The CHECK_ bits our men give an enemy king on `king`: surely (every square between surely
     empty once the king stands there) or possibly (every square between may be empty)."""
-    cdef u64 clear, b
-    cdef int t, sq, kinds = 0
+    cdef u64 clear
     if certain:
         clear = ~m.mine & ~(m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP]
                             | m.possible[ROOK] | m.possible[QUEEN])
     else:
         clear = m.empty & ~m.mine
-    for t in range(PAWN, QUEEN + 1):
-        b = m.ours[t]
+    return men_checks(m.ours, m.us, king, clear)
+
+
+cdef inline int pawn_move(int* moves, int count, int sq, int to, u64 last, bint rook_promotions) noexcept nogil:
+    """Add a pawn's move (as a queen's and maybe a rook's promotion on the last rank); the new count."""
+    if not bb(to) & last:
+        moves[count] = sq | (to << 6)
+        return count + 1
+    moves[count] = sq | (to << 6) | (QUEEN << 12)
+    if not rook_promotions:
+        return count + 1
+    moves[count + 1] = sq | (to << 6) | (ROOK << 12)
+    return count + 2
+
+
+cdef int own_moves(const u64* men, int us, u64 blockers, u64 landing, u64 pushable, u64 pawn_targets,
+                   bint rook_promotions, int* moves) noexcept nogil:
+    """Moves of our men (bitboards by type) packed from | to << 6 | promotion << 12, pieces first:
+    each travels up to `blockers` and lands on `landing`; pawns push onto `pushable` (two from
+    their start when both squares are) and take onto `pawn_targets`; a pawn reaching the last rank
+    becomes a queen, or also a rook with `rook_promotions`. No castling. The metaposition's
+    pseudomoves and the bare-king search's moves both come from here."""
+    cdef int count = 0, sq, to, t, step = 8 if us == WHITE else -8
+    cdef u64 b, targets
+    cdef u64 last = RANK_8 if us == WHITE else RANK_1
+    cdef u64 start = (RANK_1 << 8) if us == WHITE else (RANK_8 >> 8)
+    for t in range(KNIGHT, KING + 1):
+        b = men[t]
         while b:
             sq = lsb(b); b &= b - 1
-            kinds |= mp_check_from(t, m.us, sq, king, clear)
-    return kinds
+            if t == KNIGHT:
+                targets = KNIGHT_ATTACKS[sq]
+            elif t == BISHOP:
+                targets = bishop_attacks(sq, blockers)
+            elif t == ROOK:
+                targets = rook_attacks(sq, blockers)
+            elif t == QUEEN:
+                targets = queen_attacks(sq, blockers)
+            else:
+                targets = KING_ATTACKS[sq]
+            targets &= landing
+            while targets:
+                to = lsb(targets); targets &= targets - 1
+                moves[count] = sq | (to << 6); count += 1
+    b = men[PAWN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        to = sq + step
+        if pushable & bb(to):
+            count = pawn_move(moves, count, sq, to, last, rook_promotions)
+            if bb(sq) & start and pushable & bb(to + step):
+                count = pawn_move(moves, count, sq, to + step, last, rook_promotions)
+        targets = PAWN_ATTACKS[us][sq] & pawn_targets
+        while targets:
+            to = lsb(targets); targets &= targets - 1
+            count = pawn_move(moves, count, sq, to, last, rook_promotions)
+    return count
 
 
 cdef void mp_tidy(Meta* m) noexcept nogil:
@@ -354,40 +417,6 @@ cdef int mp_generate(const Meta* m, int* moves, bint pawn_tries) noexcept nogil:
     man (a capture there); pawns push onto squares that may be empty and, when pawn tries are
     announced, capture onto squares that may hold an enemy man; a pawn reaching the last rank
     becomes a queen. No castling."""
-    cdef u64 enemy_sure = ~m.empty & ~m.mine, blockers = m.mine | enemy_sure, targets, b
-    cdef u64 last = RANK_8 if m.us == WHITE else RANK_1
-    cdef u64 start = (RANK_1 << 8) if m.us == WHITE else (RANK_8 >> 8)
-    cdef int count = 0, t, sq, to, step = 8 if m.us == WHITE else -8
-    for t in range(KNIGHT, KING + 1):
-        b = m.ours[t]
-        while b:
-            sq = lsb(b); b &= b - 1
-            if t == KNIGHT:
-                targets = KNIGHT_ATTACKS[sq]
-            elif t == BISHOP:
-                targets = bishop_attacks(sq, blockers)
-            elif t == ROOK:
-                targets = rook_attacks(sq, blockers)
-            elif t == QUEEN:
-                targets = queen_attacks(sq, blockers)
-            else:
-                targets = KING_ATTACKS[sq]
-            targets &= ~m.mine
-            while targets:
-                to = lsb(targets); targets &= targets - 1
-                moves[count] = sq | (to << 6); count += 1
-    b = m.ours[PAWN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        targets = 0
-        to = sq + step
-        if m.empty & ~m.mine & bb(to):
-            targets |= bb(to)
-            if bb(sq) & start and m.empty & ~m.mine & bb(to + step):
-                targets |= bb(to + step)
-        if pawn_tries:
-            targets |= PAWN_ATTACKS[m.us][sq] & mp_maybe_enemy(m) & ~m.mine
-        while targets:
-            to = lsb(targets); targets &= targets - 1
-            moves[count] = sq | (to << 6) | ((QUEEN << 12) if bb(to) & last else 0); count += 1
-    return count
+    cdef u64 enemy_sure = ~m.empty & ~m.mine
+    return own_moves(m.ours, m.us, m.mine | enemy_sure, ~m.mine, m.empty & ~m.mine,
+                     mp_maybe_enemy(m) & ~m.mine if pawn_tries else 0, False, moves)

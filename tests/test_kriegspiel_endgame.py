@@ -10,7 +10,7 @@ import pytest
 
 from pyrope._kriegspiel import BareKing
 from pyrope.kriegspiel import Referee
-from pyrope.kriegspiel.endgame import BareKingPlayer, bare_king_squares, bare_king_start, packed
+from pyrope.kriegspiel.endgame import BareKingPlayer, bare_king_squares, bare_king_start, packed, unpacked
 from pyrope.kriegspiel.players import CentreSeekingPlayer, RandomPlayer, play_game
 
 ENDINGS = {"KRK": [chess.ROOK], "KQK": [chess.QUEEN], "KBBK": [chess.BISHOP, chess.BISHOP],
@@ -58,7 +58,7 @@ def test_every_answer_splits_the_kings_as_the_referee_answers(fen):
         expected: dict[tuple, set[int]] = {}
         for king in squares(kings):
             referee = Referee(with_king(board, color, king).fen())
-            uci = chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+            uci = unpacked(move)
             answer = referee.try_move(uci.uci())
             key = ("refused",) if not answer.legal else (answer.announcement.check_bits,
                                                         answer.announcement.outcome is not None)
@@ -71,7 +71,7 @@ def test_every_answer_splits_the_kings_as_the_referee_answers(fen):
                 assert squares(search.kings) == where
             elif not key[1]:            # the game goes on: the kings this answer leaves
                 search.played(move, key[0])
-                assert squares(search.kings) == where, (chess.Move.from_uci(uci.uci()), key)
+                assert squares(search.kings) == where, (uci, key)
 
 
 @pytest.mark.parametrize("fen", list(starts(30, 7)))
@@ -97,7 +97,7 @@ def test_a_known_king_is_mated_at_once(fen):
     found = BareKing(True, ours(board, chess.WHITE), chess.BB_SQUARES[board.king(chess.BLACK)]).best(2)
     assert found is not None
     move, value = found
-    board.push(chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None))
+    board.push(unpacked(move))
     assert board.is_checkmate(), board.fen()
     assert value > 1e8
 
@@ -109,7 +109,7 @@ def test_a_move_that_may_stalemate_is_never_chosen():
     kings = chess.BB_A8 | chess.BB_A7
     for depth in (1, 2, 3, 4):
         move, _ = BareKing(True, ours(board, chess.WHITE), kings).best(depth)
-        move = chess.Move(move & 63, (move >> 6) & 63)
+        move = unpacked(move)
         for king in squares(kings):
             full = with_king(board, chess.WHITE, king)
             if move in full.legal_moves:

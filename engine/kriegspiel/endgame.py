@@ -117,7 +117,7 @@ class BareKingPlayer(Player):
         repeat the whole position, a draw."""
         board, moves = self.own.board, set()
         for move in self.search.moves():
-            board.push(chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None))
+            board.push(unpacked(move))
             if self._placements[board.board_fen()] >= 2:
                 moves.add(move)
             board.pop()
@@ -141,13 +141,18 @@ class BareKingPlayer(Player):
         move = found[0]
         self.nodes += self.search.nodes
         played.add(move)
-        self._tried = chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+        self._tried = unpacked(move)
         return try_text(board, self._tried)
 
 
 def packed(move: chess.Move) -> int:
-    """A move as the compiled core packs it: from | to << 6 | promotion << 12."""
+    """A move as the compiled core packs it (RefereeCore.probe, BareKing, MetaCore):
+    from | to << 6 | promotion << 12."""
     return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+def unpacked(move: int) -> chess.Move:
+    return chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
 
 
 class HandOver(Player):
@@ -162,7 +167,7 @@ class HandOver(Player):
         self.color = color
         self.inner.start(color, fen)
         self.meta = Metaposition(fen, color)
-        self.enemy_men = chess.popcount(chess.Board(fen).occupied_co[not color])
+        self.enemy_start = chess.popcount(chess.Board(fen).occupied_co[not color])
         self.playing: Player = self.inner
         self._opening, self._move = True, None
 
@@ -175,11 +180,10 @@ class HandOver(Player):
         elif self._move is not None:
             self.meta.our_move(self._move, announcement)
             self._move = None
-            if announcement.capture is not None:
-                self.enemy_men -= 1
         else:
             self.meta.their_move(announcement)
-        if self.enemy_men == 1 and announcement.outcome is None:
+        bare = self.enemy_start - self.meta.captured_pawns - self.meta.captured_pieces == 1
+        if bare and announcement.outcome is None:
             self.hand_over()
 
     @property

@@ -33,7 +33,7 @@ from ..selfplay.match.options import split_key_value
 from ..selfplay.match.runner import Ending, GameTask, Match, draw, loss
 from .external import ExternalPlayer
 from .pgn import KriegspielGame, game_from_referee
-from .players import BUILTINS, Player, play_game
+from .players import BUILTINS, Player, builtin, play_game
 from .referee import Referee
 
 TRY_CAP = 1000
@@ -148,7 +148,7 @@ class MatchPlayer:
             ExternalPlayer(spec.command, spec.options, timeout, go_words, spec.directory)
 
     def for_game(self, seed: str) -> Player:
-        return self.program or BUILTINS[self.spec.kind][1](self.spec.params, seed)
+        return self.program or builtin(self.spec.kind, seed, **self.spec.params)
 
     async def close(self) -> None:
         if self.program is not None:

@@ -157,6 +157,13 @@ BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player
 }
 
 
+def builtin(kind: str, game_seed: str, **params: int) -> Player:
+    """A fresh built-in player of `kind` for one game: its defaults, overridden by those of
+    `params` it takes (others are ignored: `endgame` means nothing to the centre-seeking king)."""
+    defaults, make = BUILTINS[kind]
+    return make({**defaults, **{key: value for key, value in params.items() if key in defaults}}, game_seed)
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How a game ended: `result` as in PGN, and `termination`: python-chess's Termination name

@@ -16,7 +16,7 @@ import chess
 
 from ..protocol.uci import ENGINE_AUTHOR, ENGINE_NAME
 from .._kriegspiel import KriegspielError
-from .players import BUILTINS, Player
+from .players import BUILTINS, Player, builtin
 from .referee import Announcement, Capture, Check, Referee
 
 CHECK_WORDS = {Check.RANK: "rank", Check.FILE: "file", Check.LONG_DIAGONAL: "long",
@@ -164,10 +164,8 @@ class KriegspielFrontEnd:
         if not args or args[0] not in ("white", "black") or (len(args) > 1 and args[1] != "fen"):
             raise ValueError("expected: newgame white|black [fen FEN]")
         fen = Referee(" ".join(args[2:])).start_fen if len(args) > 2 else Referee().start_fen
-        params, make = BUILTINS[self.kind]
         self.games += 1
-        chosen = dict(params, seed=self.seed, **({"endgame": int(self.endgame)} if "endgame" in params else {}))
-        player = make(chosen, str(self.games))
+        player = builtin(self.kind, str(self.games), seed=self.seed, endgame=int(self.endgame))
         player.start(args[0] == "white", fen)
         self.player, self.color, self.to_move, self.over, self.trying = player, args[0] == "white", None, False, None
 

@@ -11,7 +11,7 @@ import chess
 from .._kriegspiel import KriegspielError
 from .own import OwnBoard
 from .pgn import game_from_referee
-from .players import BUILTINS
+from .players import builtin
 from .referee import Referee
 
 HELP = """\
@@ -34,9 +34,8 @@ class KriegspielTerminal:
                  fen: Optional[str] = None, seed: int = 0, prompt: bool = False) -> None:
         self.write, self.color, self.prompt = write, color, prompt
         self.referee = Referee(fen) if fen else Referee()
-        params, make = BUILTINS[opponent]
         # The opponent converts its won endings with the bare-king search where it can.
-        self.opponent = make(dict(params, seed=seed, **({"endgame": 1} if "endgame" in params else {})), "terminal")
+        self.opponent = builtin(opponent, "terminal", seed=seed, endgame=1)
         self.opponent.start(not color, self.referee.start_fen)
         self.opponent.hear(self.referee.opening)
         self.own = OwnBoard(self.referee.start_fen, color)
