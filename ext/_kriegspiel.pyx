@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # Kriegspiel's compiled module (pyrope._kriegspiel): the chess core's own bitboards, position, move
 # generation and notation, included here so the referee's hot path inlines with them, and the
-# referee on top; beside it the metaposition (a side's belief about the enemy men) and the bare-king
-# endgame search, which shares its move generation and check kinds. A bad FEN raises the core's
+# referee on top; beside it the metaposition (a side's belief about the enemy men), the maximax
+# search over metapositions, and the bare-king endgame search, which shares their move generation
+# and check kinds. A bad FEN raises the core's
 # FenError, so callers catch one class for both games.
 
 from pyrope._core import FenError
@@ -14,6 +15,7 @@ include "notation.pxi"
 include "kriegspiel_referee.pxi"
 include "kriegspiel_meta.pxi"
 include "kriegspiel_endgame.pxi"
+include "kriegspiel_maximax.pxi"
 
 init_bitboards()
 init_zobrist()

@@ -17,6 +17,8 @@ cdef struct Meta:
     signed char pawns_max[8]
     int captured_pawns
     int captured_pieces
+    int enemy_start         # the enemy men of the start position
+    int enemy_men[7]        # ... of each type (promotions may add to them)
     u64 castling            # enemy rooks that may still castle
     int king_home           # the enemy king's start square, -1 if none
     int double_push         # our pawn that just advanced two (en passant may take it), or -1
@@ -160,12 +162,44 @@ cdef void mp_clear(Meta* m, u64 squares) noexcept nogil:
     mp_tidy(m)
 
 
+cdef u64 mp_sure_checks(const Meta* m) noexcept nogil:
+    """The squares where an enemy king would surely be in check: attacked by our pawns, knights
+    or sliders through squares surely empty (mp_checks_on's certain test, for every square at once)."""
+    cdef u64 blockers = m.mine | m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP] \
+        | m.possible[ROOK] | m.possible[QUEEN]
+    cdef u64 b, attacked = 0
+    cdef int sq
+    b = m.ours[PAWN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        attacked |= PAWN_ATTACKS[m.us][sq]
+    b = m.ours[KNIGHT]
+    while b:
+        sq = lsb(b); b &= b - 1
+        attacked |= KNIGHT_ATTACKS[sq]
+    b = m.ours[BISHOP] | m.ours[QUEEN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        attacked |= bishop_attacks(sq, blockers)
+    b = m.ours[ROOK] | m.ours[QUEEN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        attacked |= rook_attacks(sq, blockers)
+    return attacked
+
+
 cdef void mp_narrow_king(Meta* m, int announced) noexcept nogil:
     """Keep the enemy king only where our men's checks can match the announcement."""
     cdef u64 kings = 0, b = m.possible[KING]
     cdef int k
     if m.ours[KING]:
         b &= ~KING_ATTACKS[lsb(m.ours[KING])]
+    if not announced:
+        # No check announced (the search's every prediction): the king stands where no check of
+        # ours is sure, found for all squares at once.
+        m.possible[KING] = b & ~mp_sure_checks(m)
+        mp_tidy(m)
+        return
     while b:
         k = lsb(b); b &= b - 1
         if (mp_checks_on(m, k, True) & ~announced) == 0 and (announced & ~mp_checks_on(m, k, False)) == 0:
@@ -375,6 +409,9 @@ cdef class MetaCore:
         for f in range(8):
             self.m.pawns_min[f] = self.m.pawns_max[f] = popcount(self.m.possible[PAWN] & (FILE_A << f))
         self.m.captured_pawns = self.m.captured_pieces = 0
+        self.m.enemy_start = popcount(mp_maybe_enemy(&self.m))
+        for t in range(PAWN, KING + 1):
+            self.m.enemy_men[t] = popcount(self.m.possible[t])
         self.m.castling = castling
         self.m.king_home = king_home
         self.m.double_push = -1

@@ -11,7 +11,6 @@ loop-breaking), so a random king cannot hold it in a cycle.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Optional, Sequence
 
 import chess
@@ -90,9 +89,6 @@ class BareKingPlayer(Player):
         self.search = BareKing(self.color == chess.WHITE, men, kings)
         self._awaiting: Optional[chess.Move] = None     # our legal move, until its announcement
         self._visited: dict[tuple, set[int]] = {}       # moves played from each metaposition
-        # Our men's placements, at the start and after each of our moves: each may come back
-        # with the king where it was, and a third time would be a threefold repetition.
-        self._placements: Counter[str] = Counter([board.board_fen()])
         self._opening = False
         self.nodes = 0                                   # positions searched this game
 
@@ -115,18 +111,11 @@ class BareKingPlayer(Player):
     def _repeating(self) -> set[int]:
         """Our moves that would set our men as they already stood twice: a third time could
         repeat the whole position, a draw."""
-        board, moves = self.own.board, set()
-        for move in self.search.moves():
-            board.push(unpacked(move))
-            if self._placements[board.board_fen()] >= 2:
-                moves.add(move)
-            board.pop()
-        return moves
+        return {move for move in self.search.moves() if self.own.repeats(unpacked(move))}
 
     def answered(self, text: str, legal: bool) -> None:
         super().answered(text, legal)
         if legal:
-            self._placements[self.own.board.board_fen()] += 1
             self._awaiting = self._tried
         else:
             self.search.refused(packed(self._tried))
@@ -169,19 +158,12 @@ class HandOver(Player):
         self.meta = Metaposition(fen, color)
         self.enemy_start = chess.popcount(chess.Board(fen).occupied_co[not color])
         self.playing: Player = self.inner
-        self._opening, self._move = True, None
 
     def hear(self, announcement: Announcement) -> None:
         self.playing.hear(announcement)
         if self.playing is not self.inner:
             return
-        if self._opening:
-            self._opening = False
-        elif self._move is not None:
-            self.meta.our_move(self._move, announcement)
-            self._move = None
-        else:
-            self.meta.their_move(announcement)
+        self.meta.hear(announcement)
         bare = self.enemy_start - self.meta.captured_pawns - self.meta.captured_pieces == 1
         if bare and announcement.outcome is None:
             self.hand_over()
@@ -200,7 +182,7 @@ class HandOver(Player):
     def answered(self, text: str, legal: bool) -> None:
         self.playing.answered(text, legal)
         if legal and self.playing is self.inner:
-            self._move = self._tried
+            self.meta.played(self._tried)
 
     def next_try(self) -> str:
         text = self.playing.next_try()

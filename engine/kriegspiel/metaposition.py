@@ -73,6 +73,22 @@ class Metaposition(Belief):
                              [0] + [board.pieces_mask(t, not color) for t in PIECE_TYPES],
                              board.castling_rights & home, -1 if king is None else king)
         self._read()
+        self._opening, self._played = True, None
+
+    def played(self, move: chess.Move) -> None:
+        """Our try `move` was legal: the next announcement follows it (see `hear`)."""
+        self._played = move
+
+    def hear(self, announcement: Announcement) -> None:
+        """Follow the game a player hears: the announcement before the first move changes nothing;
+        one after our move (`played`) updates for it, any other for the enemy's move."""
+        if self._opening:
+            self._opening = False
+        elif self._played is not None:
+            self.our_move(self._played, announcement)
+            self._played = None
+        else:
+            self.their_move(announcement)
 
     def _read(self) -> None:
         state = self.core.state()

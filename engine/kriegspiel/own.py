@@ -5,6 +5,8 @@ referee's position.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import chess
 
 
@@ -27,6 +29,9 @@ class OwnBoard:
             self.board.remove_piece_at(square)
         self.board.castling_rights &= chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8
         self._own_turn()
+        # Our men's placements, at the start and after each of our moves: each may come back with
+        # the enemy's men where they were, and a third time would be a threefold repetition.
+        self.placements: Counter[str] = Counter([self.board.board_fen()])
 
     def _own_turn(self) -> None:
         self.board.turn = self.color
@@ -78,6 +83,14 @@ class OwnBoard:
     def play(self, move: chess.Move) -> None:
         self.board.push(move)
         self._own_turn()
+        self.placements[self.board.board_fen()] += 1
+
+    def repeats(self, move: chess.Move) -> bool:
+        """Whether `move` would set our men as they already stood twice after our moves."""
+        self.board.push(move)
+        seen = self.placements[self.board.board_fen()]
+        self.board.pop()
+        return seen >= 2
 
     def hear(self, codes: tuple[str, ...]) -> bool:
         """Take away the man an opponent's capture took (appendix B's codes); False when the

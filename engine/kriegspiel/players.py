@@ -154,7 +154,15 @@ BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player
     "semi-random": ({"seed": 0, "endgame": 0},
                     lambda p, seed: converting(SemiRandomPlayer(f"{p['seed']}:{seed}"), p)),
     "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
+    # alpha in hundredths (the parameters are whole numbers): 50 is the risk coefficient 0.5.
+    "maximax": ({"seed": 0, "endgame": 1, "positions": 5000, "depth": 2, "alpha": 50},
+                lambda p, seed: converting(_maximax(f"{p['seed']}:{seed}", p), p)),
 }
+
+
+def _maximax(seed: str, params: dict[str, int]) -> Player:
+    from .maximax import MaximaxPlayer      # maximax builds on this module
+    return MaximaxPlayer(seed, params["positions"], params["depth"], params["alpha"] / 100)
 
 
 def builtin(kind: str, game_seed: str, **params: int) -> Player:

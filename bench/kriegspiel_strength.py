@@ -1,0 +1,57 @@
+"""Issue 16's Kriegspiel strength checks, played by `pyrope kriegspiel match`, resumably, and their table.
+
+    python3 bench/kriegspiel_strength.py [CHECK ...] [--chunk N] [--concurrency N] [--results DIR]
+        [--pgn DIR] [--table]
+
+Each check is one `pyrope kriegspiel match` (run by this Python: `python3 -m pyrope.cli`) between
+built-in players at their default budgets, from the standard start, colours alternating, players'
+choices seeded by the game's number (so a check replays the same games); the issue's criterion is
+in the table's last column:
+
+  maximax-random        Darkboard 1.0's maximax against the random player, 1,000 games: at least
+                        the thesis's 94.8% wins (section 4.6)
+  maximax-semi-random   the same against the semi-random player: at least 79.3% wins
+
+A check's journal is DIR/<check>.jsonl (default bench/results/kriegspiel/): run the same command
+again, in this session or a later one, and every check plays on where it stopped; --chunk N plays at
+most N more games of each check per run; Ctrl-C stops a match without losing its finished games.
+The table is read from the journals; --table prints it without playing (bench/strength_checks.py,
+shared with bench/mill_strength.py). Wins are counted in the table's W column: the criterion is a
+share of wins, not the score. With --pgn DIR each check appends its games' Kriegspiel PGN to
+DIR/<check>.pgn (bulk data, outside git).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List
+
+from strength_checks import Check, parser, python_command, run
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 16                               # the players' seeds (the journal keeps it too)
+
+CHECKS = [
+    Check("maximax-random", 1000, ["random"], ["maximax"], "94.8% wins or more"),
+    Check("maximax-semi-random", 1000, ["semi-random"], ["maximax"], "79.3% wins or more"),
+]
+
+
+def command(check: Check, args: argparse.Namespace, games: int) -> List[str]:
+    words = python_command("kriegspiel", "match", "--white", *check.first, "--black", *check.opponent,
+                           "--games", str(games), "--seed", str(SEED), "--concurrency", str(args.concurrency))
+    if args.pgn:
+        args.pgn.mkdir(parents=True, exist_ok=True)
+        words += ["--pgn", str(args.pgn / f"{check.name}.pgn")]
+    return words
+
+
+def main() -> int:
+    options = parser(__doc__, CHECKS, ROOT / "bench" / "results" / "kriegspiel")
+    options.add_argument("--pgn", type=Path, help="append each check's games to DIR/<check>.pgn")
+    return run(options, CHECKS, command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

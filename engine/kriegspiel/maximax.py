@@ -1,0 +1,70 @@
+"""Darkboard 1.0 (thesis chapter 4): a player that keeps a metaposition and chooses its tries by a
+weighted maximax over metapositions. The search and its evaluation are compiled
+(pyrope._kriegspiel.Maximax, ext/kriegspiel_maximax.pxi); this module keeps the metaposition in
+step with the game, turns refused tries into power moves (4.3.3) and asks the search for the next
+try. docs/kriegspiel.md ("Maximax") says how it plays and how strong it is.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import chess
+
+from .._kriegspiel import Maximax
+from .endgame import packed
+from .metaposition import Metaposition
+from .players import RandomPlayer
+from .referee import Announcement
+
+POSITIONS = 5000    # the enhanced search's metapositions a try (the thesis's maxPositions)
+DEPTH = 2           # the basic search's moves of ours in a line: each try and our next move
+
+
+class MaximaxPlayer(RandomPlayer):
+    """Tries the move the search values most among those it cannot rule out. After a capture, a
+    check or pawn tries the basic search looks `depth` of our moves deep, every move searched;
+    otherwise the enhanced search shares `positions` metapositions among its best lines. When no
+    pseudomove is left untried (castling, say, or en passant is then the only legal move) it tries
+    at random among the rest, seeded by `seed`."""
+
+    def __init__(self, seed: Optional[str | int] = None, positions: int = POSITIONS, depth: int = DEPTH,
+                 alpha: float = 0.5, **weights: float) -> None:
+        super().__init__(seed)
+        self.positions, self.depth = positions, depth
+        self.search = Maximax(alpha=alpha, **weights)
+        self.evaluated = 0      # metapositions evaluated this game
+
+    def start(self, color: chess.Color, fen: str) -> None:
+        super().start(color, fen)
+        self.meta = Metaposition(fen, color)
+        self.power: set[int] = set()        # this turn's power moves (packed)
+
+    def hear(self, announcement: Announcement) -> None:
+        super().hear(announcement)
+        self.meta.hear(announcement)
+
+    def answered(self, text: str, legal: bool) -> None:
+        super().answered(text, legal)
+        if legal:
+            self.meta.played(self._tried)
+            self.power = set()
+        else:
+            power = self.search.power_move(self.meta.core, packed(self._tried))
+            if power >= 0:
+                self.power.add(power)
+
+    def choose(self, tries: dict[str, chess.Move]) -> str:
+        announcement = self.announcement
+        by_move = {packed(move): text for text, move in tries.items()}
+        moves = [move for move in self.meta.core.pseudomoves(bool(announcement.pawn_tries)) if move in by_move]
+        moves += [move for move in sorted(self.power) if move in by_move and move not in moves]
+        # A third placement of our men could repeat the whole position: a draw we avoid while
+        # another move is left.
+        moves = [move for move in moves if not self.own.repeats(tries[by_move[move]])] or moves
+        if not moves:
+            return super().choose(tries)
+        shallow = bool(announcement.capture or announcement.checks or announcement.pawn_tries)
+        move, _ = self.search.best(self.meta.core, moves, [move in self.power for move in moves], shallow,
+                                   self.positions, self.depth)
+        self.evaluated += self.search.positions
+        return by_move[move]

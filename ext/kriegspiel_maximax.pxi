@@ -1,0 +1,446 @@
+# Darkboard 1.0's move choice (thesis 4.4-4.5) over the compiled metaposition: a weighted maximax in
+# which the enemy is not an opponent but a hostile environment. Every node is one metaposition; our
+# move evolves it by `pseudo` with the umpire's answer predicted (4.4.2), and the enemy's unseen
+# move by `meta` with a silent answer, so the enemy has one branch and each level of the tree is a
+# whole move (figure 4.5). A move's value blends the static value after it with the best value one
+# move further: alpha * static + (1 - alpha) * best, so a node's weight falls as alpha^depth, as the
+# prediction's trustworthiness does.
+#
+# Two searches, as the thesis's: the basic one (figure 4.6), exhaustive to a fixed depth, when the
+# umpire just announced a capture, a check or pawn tries (such messages come in clusters and the
+# prediction is then least reliable); else the enhanced one (figure 4.7), which shares a table of
+# each move's last gain over its parent's value across the tree (killer moves), expands at most
+# `new_moves` moves the table does not hold and `old_moves` that it does, best first, and splits a
+# budget of metapositions among them, so it reaches four to seven moves deep.
+#
+# The evaluation (4.5): material, each of our men weighed by its safety (the possible enemy men
+# that may attack its square, the older -- less recently seen -- the likelier, halved when it is
+# protected, the man just moved more endangered); position (pawn advance, files no enemy pawn can
+# hold, squares our men control); information (the entropy: the undesirability of every enemy man
+# that may stand on a square, weighted by the square's age); and a stalemate test once the enemy has
+# two men or fewer besides its king. Everything is C on C types, without the GIL.
+
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memset
+
+cdef enum:
+    MX_MAX_MOVES = 320          # as MetaCore.pseudomoves
+    MX_TABLE = 1 << 15          # packed moves (from | to << 6 | promotion << 12) stay below this
+
+cdef double MX_VALUE[7]
+MX_VALUE[:] = [0, 100, 300, 310, 500, 900, 0]
+cdef double MX_PAWN_ADVANCE[8]      # by rank counted from our side
+MX_PAWN_ADVANCE[:] = [0, 0, 3, 8, 16, 30, 55, 0]
+
+
+cdef struct MxWeights:
+    double alpha            # the risk coefficient: the static value's share of a node's value
+    double danger           # the share of a man's value at stake when it is in the most danger
+    double king_danger      # what the king's danger costs, as if it were worth this much
+    double captured_piece   # an enemy piece we took (the referee does not say which)
+    double control          # each square our men attack
+    double open_file        # each file no enemy pawn can hold
+    double free_pawn        # each of our pawns on such a file
+    double entropy          # each unit of entropy (summed undesirability x age weight)
+    double stalemate        # a possible enemy king with no move that is not in check (a share of
+                            # them: more than any capture, as a stalemate throws the won game away)
+    double hunt             # each square where the enemy king may stand, once it has two men or fewer
+    double mating           # having men enough to mate (a queen, rook or pawn, or two minor pieces)
+    double pawn_reserve     # each of our pawns while we have no queen or rook: the mates to come
+
+
+cdef struct MxSearch:
+    MxWeights w
+    int new_moves, old_moves
+    long positions                  # metapositions evaluated by the last search
+    unsigned int stamp              # the table's entries of this search carry this stamp
+    unsigned int seen[MX_TABLE]
+    double gain[MX_TABLE]           # a move's value less its parent's, last time it was evaluated
+
+
+# f_E by age: how likely an unseen square is to hold what it may hold, from 1/3 for a square seen a
+# move ago up towards 1; 1 for a square surely occupied.
+cdef double MX_AGE_WEIGHT[256]
+for _age in range(256):
+    MX_AGE_WEIGHT[_age] = 1.0 if _age >= MP_SURELY_OCCUPIED_AGE else (_age + 1.0) / (_age + 3.0)
+
+
+cdef u64 mx_our_attacks(const Meta* m, u64 blockers) noexcept nogil:
+    cdef u64 b, att = 0
+    cdef int sq
+    b = m.ours[PAWN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        att |= PAWN_ATTACKS[m.us][sq]
+    b = m.ours[KNIGHT]
+    while b:
+        sq = lsb(b); b &= b - 1
+        att |= KNIGHT_ATTACKS[sq]
+    b = m.ours[BISHOP] | m.ours[QUEEN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        att |= bishop_attacks(sq, blockers)
+    b = m.ours[ROOK] | m.ours[QUEEN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        att |= rook_attacks(sq, blockers)
+    if m.ours[KING]:
+        att |= KING_ATTACKS[lsb(m.ours[KING])]
+    return att
+
+
+cdef struct MxDensity:
+    double piece[7]         # by type: the chance that a square where such a man may stand holds one
+    double pawn[8]          # pawns by file (the file's bound over its possible squares)
+
+
+cdef void mx_density(const Meta* m, MxDensity* d) noexcept nogil:
+    """How thinly each kind of enemy man is spread over the squares where it may stand: its men
+    (at most those of the start; pawns, the file's upper bound) over its possible squares, at most
+    1. The metaposition spreads every man each enemy move, so its possible squares soon outnumber
+    the men many times over: without this every square near the enemy looks equally attacked."""
+    cdef int t, f, n
+    for t in range(PAWN, KING + 1):
+        n = popcount(m.possible[t])
+        d.piece[t] = 0.0 if n == 0 else min(1.0, m.enemy_men[t] / <double> n)
+    for f in range(8):
+        n = popcount(m.possible[PAWN] & (FILE_A << f))
+        d.pawn[f] = 0.0 if n == 0 else min(1.0, m.pawns_max[f] / <double> n)
+
+
+cdef double mx_danger(const Meta* m, const MxDensity* density, int sq, u64 blockers, bint seen) noexcept nogil:
+    """How endangered our man on sq is, 0-1: each square from which a possible enemy man would
+    attack it adds the chance that such a man stands there -- its kind's density times the square's
+    age weight, in full on a square surely occupied (ages are brought up to date only after the
+    enemy's move, so the start's men, and those our move just found, are still young) -- and takes:
+    a pawn surely does (the pawn tries announced to the enemy tell it a capture is there to try),
+    another man half the time, unless `seen`: the enemy knows the man is there (it just captured,
+    announced on its square) and will try every capture onto it."""
+    cdef u64 diagonal = bishop_attacks(sq, blockers), straight = rook_attacks(sq, blockers)
+    cdef u64 pawns = m.possible[PAWN] & PAWN_ATTACKS[m.us][sq]
+    cdef u64 attackers = pawns | (m.possible[KNIGHT] & KNIGHT_ATTACKS[sq]) \
+        | ((m.possible[BISHOP] | m.possible[QUEEN]) & diagonal) \
+        | ((m.possible[ROOK] | m.possible[QUEEN]) & straight) | (m.possible[KING] & KING_ATTACKS[sq])
+    cdef double safe = 1.0, here, pawn, other
+    cdef int s
+    cdef u64 b
+    while attackers:
+        s = lsb(attackers); attackers &= attackers - 1
+        b = bb(s)
+        here = 1.0 if not m.empty & b else MX_AGE_WEIGHT[m.age[s]]
+        pawn = density.pawn[file_of(s)] if pawns & b else 0.0
+        other = 0.0
+        if m.possible[KNIGHT] & KNIGHT_ATTACKS[sq] & b:
+            other += density.piece[KNIGHT]
+        if m.possible[BISHOP] & diagonal & b:
+            other += density.piece[BISHOP]
+        if m.possible[ROOK] & straight & b:
+            other += density.piece[ROOK]
+        if m.possible[QUEEN] & (diagonal | straight) & b:
+            other += density.piece[QUEEN]
+        if m.possible[KING] & KING_ATTACKS[sq] & b:
+            other += density.piece[KING]
+        if not m.empty & b:                 # someone surely stands there
+            pawn, other = (1.0, 0.0) if pawn > 0.0 and other == 0.0 else (pawn, 1.0)
+        safe *= (1.0 - min(1.0, pawn * here)) * (1.0 - (1.0 if seen else 0.5) * min(1.0, other * here))
+    return 1.0 - safe
+
+
+cdef double mx_entropy(const Meta* m) noexcept nogil:
+    """4.5.3's chessboard entropy (a cost, >= 0 here): over every square, the undesirability of
+    each enemy man that may stand there -- an enemy pawn on our second or third rank, near its
+    promotion, five times any other -- times the square's age weight."""
+    cdef u64 near = (RANK_1 << 8 | RANK_1 << 16) if m.us == WHITE else (RANK_8 >> 8 | RANK_8 >> 16)
+    cdef double e = 0.0
+    cdef int sq, t, kinds
+    cdef u64 maybe = mp_maybe_enemy(m)
+    while maybe:
+        sq = lsb(maybe); maybe &= maybe - 1
+        kinds = 0
+        for t in range(PAWN, KING + 1):
+            if m.possible[t] & bb(sq):
+                kinds += 1
+        if m.possible[PAWN] & near & bb(sq):
+            kinds += 4
+        e += kinds * MX_AGE_WEIGHT[m.age[sq]]
+    return e
+
+
+cdef int mx_enemy_men(const Meta* m) noexcept nogil:
+    """The enemy men left, king included (16 less what we took, on a standard start; the bound
+    the start gave otherwise)."""
+    return m.enemy_start - m.captured_pawns - m.captured_pieces
+
+
+cdef double mx_stalemates(const Meta* m, u64 attacked) noexcept nogil:
+    """4.5.4: the share of the possible enemy kings that stand out of check with no square to go
+    to -- stalemated, unless another of its men can move (we test only when two or fewer are
+    left). A square holding an unprotected man of ours is one to go to."""
+    cdef u64 kings = m.possible[KING] & ~attacked
+    cdef int k, count = 0
+    if not m.possible[KING]:
+        return 0.0
+    while kings:
+        k = lsb(kings); kings &= kings - 1
+        if not KING_ATTACKS[k] & ~attacked:
+            count += 1
+    return count / <double> popcount(m.possible[KING])
+
+
+cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took) noexcept nogil:
+    """The static value of metaposition `a`, our move `move` just made into it (4.5), a capture
+    when `took`."""
+    cdef const MxWeights* w = &s.w
+    cdef u64 blockers = a.mine | (~a.empty & ~a.mine), attacked = mx_our_attacks(a, blockers), b
+    cdef MxDensity density
+    cdef int t, sq, moved = (move >> 6) & 63, f, rank
+    cdef double value = 0.0, d, worth, stake
+    cdef bint heavy = (a.ours[QUEEN] | a.ours[ROOK]) != 0
+    mx_density(a, &density)
+    for t in range(PAWN, KING + 1):
+        b = a.ours[t]
+        while b:
+            sq = lsb(b); b &= b - 1
+            stake = w.danger
+            if sq == moved and took:        # the capture's square is announced: the enemy will try it
+                d = mx_danger(a, &density, sq, blockers, True)
+                stake = 1.0
+            else:
+                d = mx_danger(a, &density, sq, blockers, False)
+                if sq == moved:             # the enemy has not had a move to see it leave
+                    d = 1.0 - (1.0 - d) * (1.0 - d)
+            if attacked & bb(sq):
+                d *= 0.5
+            if t == KING:
+                value -= w.king_danger * d
+                continue
+            worth = MX_VALUE[t]
+            if t == PAWN:
+                rank = rank_of(sq) if a.us == WHITE else 7 - rank_of(sq)
+                worth += MX_PAWN_ADVANCE[rank]
+                if a.pawns_max[file_of(sq)] == 0:
+                    worth += w.free_pawn
+                if not heavy:
+                    worth += w.pawn_reserve
+            value += worth * (1.0 - stake * d)
+    value += 100.0 * a.captured_pawns + w.captured_piece * a.captured_pieces
+    if heavy or a.ours[PAWN] or popcount(a.ours[KNIGHT] | a.ours[BISHOP]) >= 2:
+        value += w.mating
+    for f in range(8):
+        if a.pawns_max[f] == 0:
+            value += w.open_file
+    value += w.control * popcount(attacked & ~a.mine)
+    value -= w.entropy * mx_entropy(a)
+    if mx_enemy_men(a) <= 3:
+        # The end is near: find the king, and never stalemate it.
+        value -= w.hunt * popcount(a.possible[KING])
+        value -= w.stalemate * mx_stalemates(a, attacked)
+    return value
+
+
+cdef inline bint mx_pseudo(const Meta* m, int move, bint capture, Meta* out) noexcept nogil:
+    """4.4.2's umpire for our move: legal, silent but for a capture where one is sure (a square
+    surely occupied, a pawn's diagonal step, a power move) -- of a pawn if one may stand there, else
+    of a piece -- and no check. Whether it predicted a capture."""
+    cdef int frm = move & 63, to = (move >> 6) & 63
+    out[0] = m[0]
+    if not m.empty & bb(to) or (m.ours[PAWN] & bb(frm) and file_of(frm) != file_of(to)):
+        capture = True
+    if capture:
+        mp_our_move(out, frm, to, move >> 12, -1, -1, to, m.possible[PAWN] & bb(to) != 0, 0)
+    else:
+        mp_our_move(out, frm, to, move >> 12, -1, -1, -1, False, 0)
+    return capture
+
+
+cdef inline void mx_meta(const Meta* m, Meta* out) noexcept nogil:
+    """4.4.2's umpire for the enemy's move: no capture, no check."""
+    out[0] = m[0]
+    mp_their_move(out, -1, False, 0)
+
+
+cdef double mx_value(MxSearch* s, const Meta* m, int move, bint capture, int depth) noexcept nogil:
+    """Figure 4.6: our `move` from `m` and the line of our moves after it, `depth` moves of ours in
+    all (the thesis's default depth level 2: this move and the next), every one searched."""
+    cdef Meta after, next_
+    cdef int moves[MX_MAX_MOVES]
+    cdef int count, i
+    cdef double static, best, v
+    static = mx_eval(s, &after, move, mx_pseudo(m, move, capture, &after))
+    s.positions += 1
+    if depth <= 1:
+        return static
+    mx_meta(&after, &next_)
+    count = mp_generate(&next_, moves, False)
+    if count == 0:
+        return static
+    best = -1e18
+    for i in range(count):
+        v = mx_value(s, &next_, moves[i], False, depth - 1)
+        if v > best:
+            best = v
+    return s.w.alpha * static + (1.0 - s.w.alpha) * best
+
+
+cdef void mx_sort(int* moves, double* keys, int count) noexcept nogil:
+    """Best (highest key) first; insertion sort, as the lists are short."""
+    cdef int i, j, m
+    cdef double k
+    for i in range(1, count):
+        m = moves[i]; k = keys[i]; j = i - 1
+        while j >= 0 and keys[j] < k:
+            moves[j + 1] = moves[j]; keys[j + 1] = keys[j]; j -= 1
+        moves[j + 1] = m; keys[j + 1] = k
+
+
+cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double budget) noexcept nogil:
+    """Figure 4.7: our `move` from `m`, then the enemy's move, then the best few of our moves (by
+    the killer table), the metapositions left in `budget` split among them."""
+    cdef Meta after, next_, child
+    cdef int moves[MX_MAX_MOVES]
+    cdef int fresh[MX_MAX_MOVES]
+    cdef int known[MX_MAX_MOVES]
+    cdef double fresh_key[MX_MAX_MOVES]
+    cdef double known_key[MX_MAX_MOVES]
+    cdef int count, i, x, n_fresh = 0, n_known = 0, n_selected
+    cdef double static, best, v
+    static = mx_eval(s, &after, move, mx_pseudo(m, move, capture, &after))
+    s.positions += 1
+    if budget <= 1.0:
+        return static
+    mx_meta(&after, &next_)
+    count = mp_generate(&next_, moves, False)
+    for i in range(count):
+        x = moves[i]
+        if s.seen[x] == s.stamp:
+            known[n_known] = x; known_key[n_known] = s.gain[x]; n_known += 1
+        else:
+            s.gain[x] = mx_eval(s, &child, x, mx_pseudo(&next_, x, False, &child)) - static
+            s.seen[x] = s.stamp
+            s.positions += 1
+            fresh[n_fresh] = x; fresh_key[n_fresh] = s.gain[x]; n_fresh += 1
+    budget -= n_fresh
+    mx_sort(fresh, fresh_key, n_fresh)
+    mx_sort(known, known_key, n_known)
+    if n_fresh > s.new_moves:
+        n_fresh = s.new_moves
+    if n_known > s.old_moves:
+        n_known = s.old_moves
+    n_selected = n_fresh + n_known
+    if n_selected == 0:
+        return static
+    budget /= n_selected
+    best = -1e18
+    for i in range(n_selected):
+        x = fresh[i] if i < n_fresh else known[i - n_fresh]
+        v = mx_value2(s, &next_, x, False, budget)
+        if v > best:
+            best = v
+    return s.w.alpha * static + (1.0 - s.w.alpha) * best
+
+
+cdef int mx_power_move(const Meta* m, int move) noexcept nogil:
+    """4.3.3: after the referee refused our slide `move`, the same man's shorter slide to the
+    farthest square before `move`'s destination that may hold an enemy man (searched as a capture
+    there), or -1 when there is none or the slide was a single step."""
+    cdef int frm = move & 63, to = (move >> 6) & 63, t, sq, best = -1
+    cdef u64 path
+    if not (m.ours[BISHOP] | m.ours[ROOK] | m.ours[QUEEN]) & bb(frm):
+        return -1
+    path = BETWEEN[frm][to] & mp_maybe_enemy(m)
+    # The farthest from `frm` is the nearest to `to`.
+    while path:
+        sq = lsb(path); path &= path - 1
+        if best < 0 or (max(abs(rank_of(sq) - rank_of(frm)), abs(file_of(sq) - file_of(frm)))
+                        > max(abs(rank_of(best) - rank_of(frm)), abs(file_of(best) - file_of(frm)))):
+            best = sq
+    return -1 if best < 0 else frm | (best << 6)
+
+
+cdef class Maximax:
+    """Darkboard 1.0's search over a MetaCore (pyrope.kriegspiel.maximax.MaximaxPlayer is its face).
+
+    best(core, moves, captures, shallow, positions, depth): the best of `moves` (packed from | to
+    << 6 | promotion << 12) from `core`'s metaposition; `captures` flags the power moves among
+    them, searched as captures. shallow: the basic search, `depth` moves of ours deep; else the enhanced
+    search with `positions` metapositions shared among the moves. Returns (move, value), or None
+    when `moves` is empty; `positions` then holds how many metapositions it evaluated.
+    """
+    cdef MxSearch* s
+
+    def __cinit__(self):
+        self.s = <MxSearch*> PyMem_Malloc(sizeof(MxSearch))
+        if self.s == NULL:
+            raise MemoryError()
+        memset(self.s, 0, sizeof(MxSearch))
+
+    def __dealloc__(self):
+        PyMem_Free(self.s)
+
+    def __init__(self, double alpha=0.5, int new_moves=5, int old_moves=3, double danger=0.6,
+                 double king_danger=200.0, double captured_piece=350.0, double control=1.5,
+                 double open_file=4.0, double free_pawn=15.0, double entropy=2.0, double stalemate=1500.0, double hunt=10.0,
+                 double mating=500.0, double pawn_reserve=100.0):
+        if not 0.0 < alpha < 1.0:
+            raise ValueError(f"the risk coefficient alpha must lie strictly between 0 and 1, not {alpha}")
+        if new_moves < 0 or old_moves < 0 or new_moves + old_moves == 0:
+            raise ValueError("new_moves and old_moves must be >= 0, one of them > 0")
+        self.s.w.alpha, self.s.new_moves, self.s.old_moves = alpha, new_moves, old_moves
+        self.s.w.danger, self.s.w.king_danger, self.s.w.captured_piece = danger, king_danger, captured_piece
+        self.s.w.control, self.s.w.open_file, self.s.w.free_pawn = control, open_file, free_pawn
+        self.s.w.entropy, self.s.w.stalemate, self.s.w.hunt = entropy, stalemate, hunt
+        self.s.w.mating, self.s.w.pawn_reserve = mating, pawn_reserve
+
+    @property
+    def positions(self):
+        return self.s.positions
+
+    def evaluate(self, MetaCore core, int move, bint took=False):
+        """The static value of `core`'s metaposition, `move` (a capture when `took`) just made
+        into it (for tests)."""
+        return mx_eval(self.s, &core.m, move, took)
+
+    def pseudo(self, MetaCore core, int move, bint capture=False):
+        """A MetaCore evolved by our `move` as the umpire prediction has it (for tests)."""
+        cdef MetaCore after = MetaCore.__new__(MetaCore)
+        mx_pseudo(&core.m, move, capture, &after.m)
+        return after
+
+    def power_move(self, MetaCore core, int move):
+        return mx_power_move(&core.m, move)
+
+    def best(self, MetaCore core, moves, captures, bint shallow, long positions=5000, int depth=2):
+        cdef int n = len(moves), i, best_move = -1
+        cdef int* packed
+        cdef bint* capture
+        cdef double v, best_value = -1e18, budget
+        if n == 0:
+            return None
+        if positions < 1 or depth < 1:
+            raise ValueError("positions and depth must be >= 1")
+        packed = <int*> PyMem_Malloc(n * sizeof(int))
+        capture = <bint*> PyMem_Malloc(n * sizeof(bint))
+        if packed == NULL or capture == NULL:
+            PyMem_Free(packed); PyMem_Free(capture)
+            raise MemoryError()
+        try:
+            for i in range(n):
+                packed[i] = moves[i]
+                capture[i] = bool(captures[i])
+                if not 0 <= packed[i] < MX_TABLE:
+                    raise ValueError(f"bad move {packed[i]}")
+            self.s.positions = 0
+            self.s.stamp += 1
+            budget = (<double> positions) / n
+            with nogil:
+                for i in range(n):
+                    if shallow:
+                        v = mx_value(self.s, &core.m, packed[i], capture[i], depth)
+                    else:
+                        v = mx_value2(self.s, &core.m, packed[i], capture[i], budget)
+                    if v > best_value:
+                        best_value, best_move = v, packed[i]
+        finally:
+            PyMem_Free(packed)
+            PyMem_Free(capture)
+        return best_move, best_value
