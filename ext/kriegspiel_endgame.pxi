@@ -253,14 +253,31 @@ cdef void init_endgame() noexcept nogil:
 
 
 cdef double eg_eval(const EgNode* n, u64 kings, u64 attacked) noexcept nogil:
-    """Section 6.3's EVAL of our men and the possible kings after our move (their turn): our men
-    safe (-1000 a piece, -200 a pawn a possible king could take), our king near theirs (-1 a step,
-    summed over the possible kings), fewer possible kings and fewer areas holding them around each
-    rook/queen (quadrants) and queen/bishop (diagonal wedges), no king inside the rectangle of our
-    king and a rook/queen (-500), a rook/queen beside our king (+1), kings pushed to the edge
-    (matrix v); and ours: the king's box small (-8 a square), material and our pawns' advance."""
+    """Section 6.3's EVAL of our men and the possible kings after our move (their turn): the mating
+    terms (eg_mating), and ours: material and our pawns' advance."""
+    cdef double score = eg_mating(n, kings, attacked)
+    cdef int t, sq
+    cdef u64 b
+    if not kings:
+        return 0
+    for t in range(PAWN, QUEEN + 1):
+        score += EG_VALUE[t] * popcount(n.men[t])
+    b = n.men[PAWN]
+    while b:
+        sq = lsb(b); b &= b - 1
+        score += 8 * (rank_of(sq) if n.us == WHITE else 7 - rank_of(sq))
+    return score
+
+
+cdef double eg_mating(const EgNode* n, u64 kings, u64 attacked) noexcept nogil:
+    """Section 6.3's terms that drive a mate (the maximax player uses them too once the enemy is
+    nearly bare): our men safe (-1000 a piece, -200 a pawn a possible king could take), our king
+    near theirs (-1 a step, summed over the possible kings), fewer possible kings and fewer areas
+    holding them around each rook/queen (quadrants) and queen/bishop (diagonal wedges), no king
+    inside the rectangle of our king and a rook/queen (-500), a rook/queen beside our king (+1),
+    kings pushed to the edge (matrix v); and ours: the king's box small (-8 a square)."""
     cdef double score = 0
-    cdef int count = popcount(kings), k, sq, t, dist = 0, edge = 0, ours
+    cdef int count = popcount(kings), k, sq, dist = 0, edge = 0, ours
     cdef u64 b, hanging
     if count == 0:
         return 0
@@ -274,12 +291,6 @@ cdef double eg_eval(const EgNode* n, u64 kings, u64 attacked) noexcept nogil:
         if ours >= 0:
             dist += eg_distance(ours, k)
     score += edge - dist - 8 * popcount(eg_region(n, kings, attacked))
-    for t in range(PAWN, QUEEN + 1):
-        score += EG_VALUE[t] * popcount(n.men[t])
-    b = n.men[PAWN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        score += 8 * (rank_of(sq) if n.us == WHITE else 7 - rank_of(sq))
     if n.men[QUEEN] | n.men[BISHOP] | n.men[KNIGHT]:
         score -= count
     b = n.men[ROOK] | n.men[QUEEN]

@@ -44,7 +44,8 @@ cdef struct MxWeights:
     double entropy          # each unit of entropy (summed undesirability x age weight)
     double stalemate        # a possible enemy king with no move that is not in check (a share of
                             # them: more than any capture, as a stalemate throws the won game away)
-    double hunt             # each square where the enemy king may stand, once it has two men or fewer
+    double hunt             # the share of the bare-king search's mating terms (section 6.3) once
+                            # the enemy has two men or fewer besides its king
     double mating           # having men enough to mate (a queen, rook or pawn, or two minor pieces)
     double pawn_reserve     # each of our pawns while we have no queen or rook: the mates to come
 
@@ -232,10 +233,25 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took) noexc
     value += w.control * popcount(attacked & ~a.mine)
     value -= w.entropy * mx_entropy(a)
     if mx_enemy_men(a) <= 3:
-        # The end is near: find the king, and never stalemate it.
-        value -= w.hunt * popcount(a.possible[KING])
-        value -= w.stalemate * mx_stalemates(a, attacked)
+        # The end is near: hunt the king as the bare-king search does, and never stalemate it.
+        value += w.hunt * mx_mating(a)
+        d = mx_stalemates(a, attacked)
+        if d > 0.0 and mx_enemy_men(a) == 1:
+            d = 1.0             # a bare king: any possible king stalemated counts (as in chapter 6)
+        value -= w.stalemate * d
     return value
+
+
+cdef double mx_mating(const Meta* a) noexcept nogil:
+    """The bare-king search's mating terms for our men and the squares where the enemy king may
+    stand (its other men, two at most, are left out)."""
+    cdef EgNode n
+    cdef int t
+    for t in range(PAWN, KING + 1):
+        n.men[t] = a.ours[t]
+    n.men[0] = 0
+    n.occ, n.kings, n.us = a.mine, a.possible[KING], a.us
+    return eg_mating(&n, n.kings, eg_attacks(&n, True))
 
 
 cdef inline bint mx_pseudo(const Meta* m, int move, bint capture, Meta* out) noexcept nogil:
@@ -379,7 +395,7 @@ cdef class Maximax:
 
     def __init__(self, double alpha=0.5, int new_moves=5, int old_moves=3, double danger=0.6,
                  double king_danger=200.0, double captured_piece=350.0, double control=1.5,
-                 double open_file=4.0, double free_pawn=15.0, double entropy=2.0, double stalemate=1500.0, double hunt=10.0,
+                 double open_file=4.0, double free_pawn=15.0, double entropy=2.0, double stalemate=1500.0, double hunt=1.0,
                  double mating=500.0, double pawn_reserve=100.0):
         if not 0.0 < alpha < 1.0:
             raise ValueError(f"the risk coefficient alpha must lie strictly between 0 and 1, not {alpha}")

@@ -57,16 +57,29 @@ def test_a_refused_slide_gives_the_power_move_to_the_farthest_square_that_may_ho
 # --- The evaluation and the search --------------------------------------------------------------
 
 def test_a_man_attacked_by_men_seen_there_is_valued_as_in_danger():
-    meta = meta_of("4k3/8/8/2p1p3/3Q4/8/8/4K3 w - - 0 1")
+    meta = meta_of("4k3/pp5p/8/2p1p3/3Q4/8/8/4K3 w - - 0 1")
     search = Maximax()
     attacked = search.evaluate(search.pseudo(meta.core, move("e1f1")), move("e1f1"))
     safe = search.evaluate(search.pseudo(meta.core, move("d4a1")), move("d4a1"))
     assert safe > attacked + 300
 
 
+def test_a_pawn_that_may_stand_on_many_squares_of_its_file_endangers_each_less():
+    """The density: Black's one d-pawn, believed on d5 alone or anywhere on d3-d7, threatens our
+    knight on e4 from d5 with the whole or a fifth of its presence."""
+    search = Maximax()
+    values = []
+    for squares in (chess.BB_D5, chess.BB_D3 | chess.BB_D4 | chess.BB_D5 | chess.BB_D6 | chess.BB_D7):
+        meta = meta_of("4k3/3p4/8/8/4N3/8/8/4K3 w - - 0 1")
+        meta.believe({chess.PAWN: squares}, meta.empty | squares)
+        values.append(search.evaluate(search.pseudo(meta.core, move("e1f1")), move("e1f1")))
+    concentrated, spread = values
+    assert spread > concentrated + 30
+
+
 @pytest.mark.parametrize("shallow", [True, False])
 def test_the_search_saves_a_queen_two_pawns_attack(shallow):
-    meta = meta_of("4k3/8/8/2p1p3/3Q4/8/8/4K3 w - - 0 1")
+    meta = meta_of("4k3/pp5p/8/2p1p3/3Q4/8/8/4K3 w - - 0 1")
     moves = sorted(meta.core.pseudomoves(False))
     found, _ = Maximax().best(meta.core, moves, [False] * len(moves), shallow, 2000, 2)
     assert found & 63 == chess.D4

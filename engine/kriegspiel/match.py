@@ -10,6 +10,9 @@ A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
                                       is bare, the bare-king search takes over)
   centre [seed=N]                     section 6.4's centre-seeking king (its tries nearest the centre
                                       first; any other men of its side move the same way)
+  maximax [seed=N] [positions=N] [depth=N] [alpha=N] [endgame=0|1]
+                                      Darkboard 1.0 (chapter 4; docs/kriegspiel.md "Maximax"):
+                                      alpha in hundredths; the bare-king search converts by default
 
 Each game is played by players.play_game on a worker thread through the referee, so the runner's
 other games go on meanwhile; a player that reaches --trycap refused tries in a turn, writes a try
