@@ -396,7 +396,7 @@ def test_games_from_positions_against_the_perfect_player_end_as_the_databases_sa
     assert {fen.split()[1] for fen in fens} == {"w", "b"}
     (tmp_path / "positions.fen").write_text("# four positions\n" + "\n\n".join(fens) + "\n")
     code, report = run_match(capsys, "--player", "pyrope", "--player", "perfect", "--positions",
-                             tmp_path / "positions.fen", "--movetime", 0.05, "--record", tmp_path / "games.txt")
+                             tmp_path / "positions.fen", "--nodes", 20000, "--record", tmp_path / "games.txt")
     assert code == 0 and "Games: 8 of 8 played" in report, report       # two games a position by default
     played = records(tmp_path / "games.txt")
     assert [r.tags["FEN"] for r in played] == [MillBoard(fen).fen() for fen in fens for _ in (0, 1)]
