@@ -64,33 +64,11 @@ cdef inline int eg_type_at(const EgNode* n, int sq) noexcept nogil:
     return 0
 
 
-cdef inline u64 eg_pawn_attacks(u64 pawns, int us) noexcept nogil:
-    if us == WHITE:
-        return ((pawns << 7) & ~FILE_H) | ((pawns << 9) & ~FILE_A)
-    return ((pawns >> 9) & ~FILE_H) | ((pawns >> 7) & ~FILE_A)
-
-
-cdef u64 eg_attacks(const EgNode* n, bint with_king) noexcept nogil:
+cdef inline u64 eg_attacks(const EgNode* n, bint with_king) noexcept nogil:
     """Every square our men attack (our own men's squares included: those are defended), on a
     board of our men alone -- so a slider's line runs on through the enemy king's square, and the
     king can never step back along it."""
-    cdef u64 a = eg_pawn_attacks(n.men[PAWN], n.us), b
-    cdef int sq
-    b = n.men[KNIGHT]
-    while b:
-        sq = lsb(b); b &= b - 1
-        a |= KNIGHT_ATTACKS[sq]
-    b = n.men[BISHOP] | n.men[QUEEN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        a |= bishop_attacks(sq, n.occ)
-    b = n.men[ROOK] | n.men[QUEEN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        a |= rook_attacks(sq, n.occ)
-    if with_king and n.men[KING]:
-        a |= KING_ATTACKS[lsb(n.men[KING])]
-    return a
+    return men_attacks(n.men, n.us, n.occ, with_king)
 
 
 cdef inline int eg_check_kinds(const EgNode* n, int k) noexcept nogil:

@@ -66,30 +66,6 @@ for _age in range(256):
     MX_AGE_WEIGHT[_age] = 1.0 if _age >= MP_SURELY_OCCUPIED_AGE else (_age + 1.0) / (_age + 3.0)
 
 
-cdef u64 mx_our_attacks(const Meta* m, u64 blockers) noexcept nogil:
-    cdef u64 b, att = 0
-    cdef int sq
-    b = m.ours[PAWN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        att |= PAWN_ATTACKS[m.us][sq]
-    b = m.ours[KNIGHT]
-    while b:
-        sq = lsb(b); b &= b - 1
-        att |= KNIGHT_ATTACKS[sq]
-    b = m.ours[BISHOP] | m.ours[QUEEN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        att |= bishop_attacks(sq, blockers)
-    b = m.ours[ROOK] | m.ours[QUEEN]
-    while b:
-        sq = lsb(b); b &= b - 1
-        att |= rook_attacks(sq, blockers)
-    if m.ours[KING]:
-        att |= KING_ATTACKS[lsb(m.ours[KING])]
-    return att
-
-
 cdef struct MxDensity:
     double piece[7]         # by type: the chance that a square where such a man may stand holds one
     double pawn[8]          # pawns by file (the file's bound over its possible squares)
@@ -170,7 +146,10 @@ cdef double mx_entropy(const Meta* m) noexcept nogil:
 cdef int mx_enemy_men(const Meta* m) noexcept nogil:
     """The enemy men left, king included (16 less what we took, on a standard start; the bound
     the start gave otherwise)."""
-    return m.enemy_start - m.captured_pawns - m.captured_pieces
+    cdef int t, men = 0
+    for t in range(PAWN, KING + 1):
+        men += m.enemy_men[t]
+    return men - m.captured_pawns - m.captured_pieces
 
 
 cdef double mx_stalemates(const Meta* m, u64 attacked) noexcept nogil:
@@ -192,7 +171,7 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took) noexc
     """The static value of metaposition `a`, our move `move` just made into it (4.5), a capture
     when `took`."""
     cdef const MxWeights* w = &s.w
-    cdef u64 blockers = a.mine | (~a.empty & ~a.mine), attacked = mx_our_attacks(a, blockers), b
+    cdef u64 blockers = a.mine | (~a.empty & ~a.mine), attacked = men_attacks(a.ours, a.us, blockers, True), b
     cdef MxDensity density
     cdef int t, sq, moved = (move >> 6) & 63, f, rank
     cdef double value = 0.0, d, worth, stake

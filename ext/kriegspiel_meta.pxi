@@ -17,8 +17,7 @@ cdef struct Meta:
     signed char pawns_max[8]
     int captured_pawns
     int captured_pieces
-    int enemy_start         # the enemy men of the start position
-    int enemy_men[7]        # ... of each type (promotions may add to them)
+    int enemy_men[7]        # the enemy men of the start position, by type (promotions may add)
     u64 castling            # enemy rooks that may still castle
     int king_home           # the enemy king's start square, -1 if none
     int double_push         # our pawn that just advanced two (en passant may take it), or -1
@@ -162,30 +161,38 @@ cdef void mp_clear(Meta* m, u64 squares) noexcept nogil:
     mp_tidy(m)
 
 
-cdef u64 mp_sure_checks(const Meta* m) noexcept nogil:
-    """The squares where an enemy king would surely be in check: attacked by our pawns, knights
-    or sliders through squares surely empty (mp_checks_on's certain test, for every square at once)."""
-    cdef u64 blockers = m.mine | m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP] \
-        | m.possible[ROOK] | m.possible[QUEEN]
+cdef u64 men_attacks(const u64* men, int color, u64 blockers, bint with_king) noexcept nogil:
+    """Every square the men (bitboards by type, PAWN..KING) of `color` attack, sliders stopping at
+    `blockers`; their own squares included (those are defended). Shared with the bare-king search
+    and the maximax evaluation."""
     cdef u64 b, attacked = 0
     cdef int sq
-    b = m.ours[PAWN]
+    b = men[PAWN]
     while b:
         sq = lsb(b); b &= b - 1
-        attacked |= PAWN_ATTACKS[m.us][sq]
-    b = m.ours[KNIGHT]
+        attacked |= PAWN_ATTACKS[color][sq]
+    b = men[KNIGHT]
     while b:
         sq = lsb(b); b &= b - 1
         attacked |= KNIGHT_ATTACKS[sq]
-    b = m.ours[BISHOP] | m.ours[QUEEN]
+    b = men[BISHOP] | men[QUEEN]
     while b:
         sq = lsb(b); b &= b - 1
         attacked |= bishop_attacks(sq, blockers)
-    b = m.ours[ROOK] | m.ours[QUEEN]
+    b = men[ROOK] | men[QUEEN]
     while b:
         sq = lsb(b); b &= b - 1
         attacked |= rook_attacks(sq, blockers)
+    if with_king and men[KING]:
+        attacked |= KING_ATTACKS[lsb(men[KING])]
     return attacked
+
+
+cdef inline u64 mp_sure_checks(const Meta* m) noexcept nogil:
+    """The squares where an enemy king would surely be in check: attacked by our pawns, knights
+    or sliders through squares surely empty (mp_checks_on's certain test, for every square at once)."""
+    return men_attacks(m.ours, m.us, m.mine | m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP]
+                       | m.possible[ROOK] | m.possible[QUEEN], False)
 
 
 cdef void mp_narrow_king(Meta* m, int announced) noexcept nogil:
@@ -409,7 +416,6 @@ cdef class MetaCore:
         for f in range(8):
             self.m.pawns_min[f] = self.m.pawns_max[f] = popcount(self.m.possible[PAWN] & (FILE_A << f))
         self.m.captured_pawns = self.m.captured_pieces = 0
-        self.m.enemy_start = popcount(mp_maybe_enemy(&self.m))
         for t in range(PAWN, KING + 1):
             self.m.enemy_men[t] = popcount(self.m.possible[t])
         self.m.castling = castling

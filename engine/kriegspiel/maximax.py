@@ -32,7 +32,6 @@ class MaximaxPlayer(RandomPlayer):
         super().__init__(seed)
         self.positions, self.depth = positions, depth
         self.search = Maximax(alpha=alpha, **weights)
-        self.evaluated = 0      # metapositions evaluated this game
 
     def start(self, color: chess.Color, fen: str) -> None:
         super().start(color, fen)
@@ -66,5 +65,4 @@ class MaximaxPlayer(RandomPlayer):
         shallow = bool(announcement.capture or announcement.checks or announcement.pawn_tries)
         move, _ = self.search.best(self.meta.core, moves, [move in self.power for move in moves], shallow,
                                    self.positions, self.depth)
-        self.evaluated += self.search.positions
         return by_move[move]
