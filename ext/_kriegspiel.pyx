@@ -14,6 +14,7 @@ include "movegen.pxi"
 include "notation.pxi"
 include "kriegspiel_referee.pxi"
 include "kriegspiel_meta.pxi"
+include "kriegspiel_density.pxi"
 include "kriegspiel_endgame.pxi"
 include "kriegspiel_maximax.pxi"
 

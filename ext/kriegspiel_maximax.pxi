@@ -48,6 +48,8 @@ cdef struct MxWeights:
                             # the enemy has two men or fewer besides its king
     double mating           # having men enough to mate (a queen, rook or pawn, or two minor pieces)
     double pawn_reserve     # each of our pawns while we have no queen or rook: the mates to come
+    double pawn_threat      # a possible pawn attacker counts this many times its chance: a pawn
+                            # surely takes (the enemy is told of its pawn tries)
 
 
 cdef struct MxSearch:
@@ -57,6 +59,8 @@ cdef struct MxSearch:
     unsigned int stamp              # the table's entries of this search carry this stamp
     unsigned int seen[MX_TABLE]
     double gain[MX_TABLE]           # a move's value less its parent's, last time it was evaluated
+    const MpDensity* root           # the enemy men's density at the root (the game's metaposition)
+    double prior                    # 1 / the enemy men left: the chance a given one moved
 
 
 # f_E by age: how likely an unseen square is to hold what it may hold, from 1/3 for a square seen a
@@ -85,41 +89,50 @@ cdef void mx_density(const Meta* m, MxDensity* d) noexcept nogil:
         d.pawn[f] = 0.0 if n == 0 else min(1.0, m.pawns_max[f] / <double> n)
 
 
-cdef double mx_danger(const Meta* m, const MxDensity* density, int sq, u64 blockers, bint seen) noexcept nogil:
+cdef inline double mx_chance(const MxSearch* s, const Meta* m, const MxDensity* density, int t, int sq) noexcept nogil:
+    """The chance that an enemy man of type t stands on sq, where node `m` allows one: the root's
+    density there, plus the even spread of its kind over its possible squares (weighed by the
+    square's age) times the chance that the one man the search's enemy moves may have moved went
+    there (1 / men) -- squares those moves opened have no density of their own."""
+    cdef double even = density.pawn[file_of(sq)] if t == PAWN else density.piece[t]
+    even *= MX_AGE_WEIGHT[m.age[sq]]
+    return min(1.0, (s.w.pawn_threat if t == PAWN else 1.0) * (s.root.at[t][sq] + even * s.prior))
+
+
+cdef double mx_danger(const MxSearch* s, const Meta* m, const MxDensity* density, int sq, u64 blockers, bint seen,
+                      bint protected) noexcept nogil:
     """How endangered our man on sq is, 0-1: each square from which a possible enemy man would
-    attack it adds the chance that such a man stands there -- its kind's density times the square's
-    age weight, in full on a square surely occupied (ages are brought up to date only after the
-    enemy's move, so the start's men, and those our move just found, are still young) -- and takes:
-    a pawn surely does (the pawn tries announced to the enemy tell it a capture is there to try),
-    another man half the time, unless `seen`: the enemy knows the man is there (it just captured,
-    announced on its square) and will try every capture onto it."""
+    attack it adds the chance that such a man stands there (mx_chance; in full on a square surely
+    occupied) and takes: a pawn surely does (the pawn tries announced to the enemy tell it a capture
+    is there to try), another man half the time, unless `seen`: the enemy knows the man is there (it
+    just captured, announced on its square) and will try every capture onto it; the king never
+    takes a protected man."""
     cdef u64 diagonal = bishop_attacks(sq, blockers), straight = rook_attacks(sq, blockers)
     cdef u64 pawns = m.possible[PAWN] & PAWN_ATTACKS[m.us][sq]
     cdef u64 attackers = pawns | (m.possible[KNIGHT] & KNIGHT_ATTACKS[sq]) \
         | ((m.possible[BISHOP] | m.possible[QUEEN]) & diagonal) \
         | ((m.possible[ROOK] | m.possible[QUEEN]) & straight) | (m.possible[KING] & KING_ATTACKS[sq])
-    cdef double safe = 1.0, here, pawn, other
-    cdef int s
+    cdef double safe = 1.0, pawn, other
+    cdef int a
     cdef u64 b
     while attackers:
-        s = lsb(attackers); attackers &= attackers - 1
-        b = bb(s)
-        here = 1.0 if not m.empty & b else MX_AGE_WEIGHT[m.age[s]]
-        pawn = density.pawn[file_of(s)] if pawns & b else 0.0
+        a = lsb(attackers); attackers &= attackers - 1
+        b = bb(a)
+        pawn = mx_chance(s, m, density, PAWN, a) if pawns & b else 0.0
         other = 0.0
         if m.possible[KNIGHT] & KNIGHT_ATTACKS[sq] & b:
-            other += density.piece[KNIGHT]
+            other += mx_chance(s, m, density, KNIGHT, a)
         if m.possible[BISHOP] & diagonal & b:
-            other += density.piece[BISHOP]
+            other += mx_chance(s, m, density, BISHOP, a)
         if m.possible[ROOK] & straight & b:
-            other += density.piece[ROOK]
+            other += mx_chance(s, m, density, ROOK, a)
         if m.possible[QUEEN] & (diagonal | straight) & b:
-            other += density.piece[QUEEN]
-        if m.possible[KING] & KING_ATTACKS[sq] & b:
-            other += density.piece[KING]
+            other += mx_chance(s, m, density, QUEEN, a)
+        if m.possible[KING] & KING_ATTACKS[sq] & b and not protected:
+            other += mx_chance(s, m, density, KING, a)
         if not m.empty & b:                 # someone surely stands there
             pawn, other = (1.0, 0.0) if pawn > 0.0 and other == 0.0 else (pawn, 1.0)
-        safe *= (1.0 - min(1.0, pawn * here)) * (1.0 - (1.0 if seen else 0.5) * min(1.0, other * here))
+        safe *= (1.0 - min(1.0, pawn)) * (1.0 - (1.0 if seen else 0.5) * min(1.0, other))
     return 1.0 - safe
 
 
@@ -152,43 +165,52 @@ cdef int mx_enemy_men(const Meta* m) noexcept nogil:
     return men - m.captured_pawns - m.captured_pieces
 
 
-cdef double mx_stalemates(const Meta* m, u64 attacked) noexcept nogil:
-    """4.5.4: the share of the possible enemy kings that stand out of check with no square to go
-    to -- stalemated, unless another of its men can move (we test only when two or fewer are
-    left). A square holding an unprotected man of ours is one to go to."""
-    cdef u64 kings = m.possible[KING] & ~attacked
-    cdef int k, count = 0
-    if not m.possible[KING]:
-        return 0.0
+cdef double mx_stalemates(const MxSearch* s, const Meta* m, const MxDensity* density, u64 attacked) noexcept nogil:
+    """4.5.4: the chance (by the king's density, mx_chance) that the enemy king stands out of check
+    with no square to go to -- stalemated, unless another of its men can move. A square holding an
+    unprotected man of ours is one to go to; one surely holding an enemy man is not."""
+    cdef u64 kings = m.possible[KING]
+    cdef int k
+    cdef double total = 0.0, stalemated = 0.0, here
     while kings:
         k = lsb(kings); kings &= kings - 1
-        if not KING_ATTACKS[k] & ~attacked:
-            count += 1
-    return count / <double> popcount(m.possible[KING])
+        here = mx_chance(s, m, density, KING, k)
+        total += here
+        if not attacked & bb(k) and not KING_ATTACKS[k] & ~attacked & (m.empty | m.mine):
+            stalemated += here
+    return stalemated / total if total > 0.0 else 0.0
 
 
-cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took) noexcept nogil:
+cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint checking) noexcept nogil:
     """The static value of metaposition `a`, our move `move` just made into it (4.5), a capture
-    when `took`."""
+    when `took`, a check when `checking`."""
     cdef const MxWeights* w = &s.w
     cdef u64 blockers = a.mine | (~a.empty & ~a.mine), attacked = men_attacks(a.ours, a.us, blockers, True), b
     cdef MxDensity density
     cdef int t, sq, moved = (move >> 6) & 63, f, rank
     cdef double value = 0.0, d, worth, stake
-    cdef bint heavy = (a.ours[QUEEN] | a.ours[ROOK]) != 0
+    cdef bint heavy = (a.ours[QUEEN] | a.ours[ROOK]) != 0, protected
+    cdef int enemy
+    cdef double near, stuck
     mx_density(a, &density)
     for t in range(PAWN, KING + 1):
         b = a.ours[t]
         while b:
             sq = lsb(b); b &= b - 1
             stake = w.danger
+            protected = (attacked & bb(sq)) != 0
             if sq == moved and took:        # the capture's square is announced: the enemy will try it
-                d = mx_danger(a, &density, sq, blockers, True)
+                d = mx_danger(s, a, &density, sq, blockers, True, protected)
                 stake = 1.0
             else:
-                d = mx_danger(a, &density, sq, blockers, False)
+                d = mx_danger(s, a, &density, sq, blockers, False, protected)
                 if sq == moved:             # the enemy has not had a move to see it leave
                     d = 1.0 - (1.0 - d) * (1.0 - d)
+            if sq == moved and not protected and checking:
+                # In check, the king takes the checker beside it whenever it can.
+                near = popcount(KING_ATTACKS[sq] & a.possible[KING]) / <double> popcount(a.possible[KING])
+                d = 1.0 - (1.0 - d) * (1.0 - near)
+                stake = 1.0
             if attacked & bb(sq):
                 d *= 0.5
             if t == KING:
@@ -211,14 +233,44 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took) noexc
             value += w.open_file
     value += w.control * popcount(attacked & ~a.mine)
     value -= w.entropy * mx_entropy(a)
-    if mx_enemy_men(a) <= 3:
-        # The end is near: hunt the king as the bare-king search does, and never stalemate it.
+    enemy, stuck = mx_enemy_men(a), mx_pawns_stuck(s, a, &density)
+    if enemy <= 3:      # the end is near: hunt the king as the bare-king search does
         value += w.hunt * mx_mating(a)
-        d = mx_stalemates(a, attacked)
-        if d > 0.0 and mx_enemy_men(a) == 1:
-            d = 1.0             # a bare king: any possible king stalemated counts (as in chapter 6)
+    if enemy <= 3 or stuck > 0.0:     # and never stalemate it
+        d = mx_stalemates(s, a, &density, attacked)
+        # Where only the king may move, any possible king stalemated counts (as in chapter 6).
+        d = stuck * (1.0 if d > 0.0 else 0.0) + (1.0 - stuck) * (d if enemy <= 3 else 0.0)
         value -= w.stalemate * d
     return value
+
+
+cdef double mx_pawns_stuck(const MxSearch* s, const Meta* a, const MxDensity* density) noexcept nogil:
+    """The chance that the enemy has no man but its king that can move: 0 while a piece may be
+    left; else, file by file, the share of its pawns' chance (mx_chance) on squares where a pawn is
+    stuck -- the square ahead surely taken (ours, or surely occupied) and none of our men to take.
+    A bare king is surely stuck."""
+    cdef u64 b
+    cdef int sq, f, enemy = 1 - a.us
+    cdef double stuck = 1.0, here, total, blocked
+    cdef int pawns = 0
+    for f in range(8):
+        pawns += a.pawns_min[f]
+    # No piece is left when none may stand anywhere, or when the pawns surely on the board are all
+    # the men left besides the king (we took the rest).
+    if a.possible[KNIGHT] | a.possible[BISHOP] | a.possible[ROOK] | a.possible[QUEEN] and pawns < mx_enemy_men(a) - 1:
+        return 0.0
+    for f in range(8):
+        b = a.possible[PAWN] & (FILE_A << f)
+        total = blocked = 0.0
+        while b:
+            sq = lsb(b); b &= b - 1
+            here = mx_chance(s, a, density, PAWN, sq)
+            total += here
+            if not (a.empty & ~a.mine & bb(sq + 8 if enemy == WHITE else sq - 8) or PAWN_ATTACKS[enemy][sq] & a.mine):
+                blocked += here
+        if total > 0.0:
+            stuck *= blocked / total
+    return stuck
 
 
 cdef double mx_mating(const Meta* a) noexcept nogil:
@@ -242,16 +294,39 @@ cdef inline bint mx_pseudo(const Meta* m, int move, bint capture, Meta* out) noe
     if not m.empty & bb(to) or (m.ours[PAWN] & bb(frm) and file_of(frm) != file_of(to)):
         capture = True
     if capture:
-        mp_our_move(out, frm, to, move >> 12, -1, -1, to, m.possible[PAWN] & bb(to) != 0, 0)
+        mp_our_move(out, frm, to, move >> 12, -1, -1, to, m.possible[PAWN] & bb(to) != 0, 0, -1)
     else:
-        mp_our_move(out, frm, to, move >> 12, -1, -1, -1, False, 0)
+        mp_our_move(out, frm, to, move >> 12, -1, -1, -1, False, 0, -1)
     return capture
+
+
+cdef double mx_static(MxSearch* s, const Meta* m, int move, bint capture, Meta* after) noexcept nogil:
+    """The static value of our `move` from `m`, `after` set to the metaposition it predicts. The
+    prediction is silent, so it places the enemy king only where the move gives no check; but where
+    the king may have stood in check, the referee will say so, and the king may take the checker:
+    the value blends the silent world and the checking one by their shares of the possible kings."""
+    cdef Meta checked
+    cdef bint took = mx_pseudo(m, move, capture, after)
+    cdef u64 kings = m.possible[KING] & ~after.mine & mp_sure_checks(after)
+    cdef double value = mx_eval(s, after, move, took, False), share
+    s.positions += 1
+    if kings and after.ours[KING]:
+        kings &= ~KING_ATTACKS[lsb(after.ours[KING])]
+    if not kings:
+        return value
+    share = popcount(kings) / <double> popcount(kings | after.possible[KING])
+    checked = after[0]
+    checked.possible[KING] = kings
+    checked.empty |= kings
+    if popcount(kings) == 1:
+        checked.empty &= ~kings
+    return (1.0 - share) * value + share * mx_eval(s, &checked, move, took, True)
 
 
 cdef inline void mx_meta(const Meta* m, Meta* out) noexcept nogil:
     """4.4.2's umpire for the enemy's move: no capture, no check."""
     out[0] = m[0]
-    mp_their_move(out, -1, False, 0)
+    mp_their_move(out, -1, False, 0, -1)
 
 
 cdef double mx_value(MxSearch* s, const Meta* m, int move, bint capture, int depth) noexcept nogil:
@@ -261,8 +336,7 @@ cdef double mx_value(MxSearch* s, const Meta* m, int move, bint capture, int dep
     cdef int moves[MX_MAX_MOVES]
     cdef int count, i
     cdef double static, best, v
-    static = mx_eval(s, &after, move, mx_pseudo(m, move, capture, &after))
-    s.positions += 1
+    static = mx_static(s, m, move, capture, &after)
     if depth <= 1:
         return static
     mx_meta(&after, &next_)
@@ -299,8 +373,7 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
     cdef double known_key[MX_MAX_MOVES]
     cdef int count, i, x, n_fresh = 0, n_known = 0, n_selected
     cdef double static, best, v
-    static = mx_eval(s, &after, move, mx_pseudo(m, move, capture, &after))
-    s.positions += 1
+    static = mx_static(s, m, move, capture, &after)
     if budget <= 1.0:
         return static
     mx_meta(&after, &next_)
@@ -310,9 +383,8 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
         if s.seen[x] == s.stamp:
             known[n_known] = x; known_key[n_known] = s.gain[x]; n_known += 1
         else:
-            s.gain[x] = mx_eval(s, &child, x, mx_pseudo(&next_, x, False, &child)) - static
+            s.gain[x] = mx_static(s, &next_, x, False, &child) - static
             s.seen[x] = s.stamp
-            s.positions += 1
             fresh[n_fresh] = x; fresh_key[n_fresh] = s.gain[x]; n_fresh += 1
     budget -= n_fresh
     mx_sort(fresh, fresh_key, n_fresh)
@@ -375,7 +447,7 @@ cdef class Maximax:
     def __init__(self, double alpha=0.5, int new_moves=5, int old_moves=3, double danger=0.6,
                  double king_danger=200.0, double captured_piece=350.0, double control=1.5,
                  double open_file=4.0, double free_pawn=15.0, double entropy=2.0, double stalemate=1500.0, double hunt=1.0,
-                 double mating=500.0, double pawn_reserve=100.0):
+                 double mating=500.0, double pawn_reserve=100.0, double pawn_threat=1.7):
         if not 0.0 < alpha < 1.0:
             raise ValueError(f"the risk coefficient alpha must lie strictly between 0 and 1, not {alpha}")
         if new_moves < 0 or old_moves < 0 or new_moves + old_moves == 0:
@@ -385,6 +457,7 @@ cdef class Maximax:
         self.s.w.control, self.s.w.open_file, self.s.w.free_pawn = control, open_file, free_pawn
         self.s.w.entropy, self.s.w.stalemate, self.s.w.hunt = entropy, stalemate, hunt
         self.s.w.mating, self.s.w.pawn_reserve = mating, pawn_reserve
+        self.s.w.pawn_threat = pawn_threat
 
     @property
     def positions(self):
@@ -393,7 +466,9 @@ cdef class Maximax:
     def evaluate(self, MetaCore core, int move, bint took=False):
         """The static value of `core`'s metaposition, `move` (a capture when `took`) just made
         into it (for tests)."""
-        return mx_eval(self.s, &core.m, move, took)
+        self.s.root = &core.d
+        self.s.prior = 1.0 / max(1, mx_enemy_men(&core.m))
+        return mx_eval(self.s, &core.m, move, took, False)
 
     def pseudo(self, MetaCore core, int move, bint capture=False):
         """A MetaCore evolved by our `move` as the umpire prediction has it (for tests)."""
@@ -426,6 +501,8 @@ cdef class Maximax:
                     raise ValueError(f"bad move {packed[i]}")
             self.s.positions = 0
             self.s.stamp += 1
+            self.s.root = &core.d
+            self.s.prior = 1.0 / max(1, mx_enemy_men(&core.m))
             budget = (<double> positions) / n
             with nogil:
                 for i in range(n):

@@ -24,6 +24,11 @@ cdef struct Meta:
     int us
 
 
+cdef struct MpDensity:       # kriegspiel_density.pxi: how likely each possible square is
+    double at[7][64]        # expected enemy men of each type (PAWN..KING) on each square
+    double mass[7]          # expected enemy men of each type in all
+
+
 cdef inline u64 mp_maybe_enemy(const Meta* m) noexcept nogil:
     return m.possible[PAWN] | m.possible[KNIGHT] | m.possible[BISHOP] | m.possible[ROOK] \
         | m.possible[QUEEN] | m.possible[KING]
@@ -215,10 +220,62 @@ cdef void mp_narrow_king(Meta* m, int announced) noexcept nogil:
     mp_tidy(m)
 
 
+cdef bint may_pin(int anchor, int sq, u64 mine, u64 straight, u64 diagonal) noexcept nogil:
+    """Whether a man on sq may be pinned to a king on `anchor` (or pin it, seen from the other
+    end): a slider of the line's kind (`straight` or `diagonal` squares) stands on the line through
+    both, outside the stretch between them, and none of `mine` stands between. Loose on purpose:
+    it only keeps an inference from being drawn."""
+    cdef u64 line = LINE[anchor][sq]
+    if not line or BETWEEN[anchor][sq] & mine:
+        return False
+    line &= ~BETWEEN[anchor][sq] & ~bb(anchor) & ~bb(sq)
+    if rank_of(anchor) == rank_of(sq) or file_of(anchor) == file_of(sq):
+        return (line & straight) != 0
+    return (line & diagonal) != 0
+
+
+cdef void mp_no_enemy_pawn_tries(Meta* m) noexcept nogil:
+    """After our move, the enemy has no pawn try (and no check was given): no enemy pawn stands
+    where it would attack one of our men -- unless one of our sliders may pin it to its king."""
+    cdef u64 b = m.mine, targets = 0
+    cdef u64 straight = m.ours[ROOK] | m.ours[QUEEN], diagonal = m.ours[BISHOP] | m.ours[QUEEN]
+    cdef int sq, q
+    cdef bint pinned
+    while b:
+        sq = lsb(b); b &= b - 1
+        targets |= PAWN_ATTACKS[m.us][sq]
+    targets &= m.possible[PAWN]
+    while targets:
+        sq = lsb(targets); targets &= targets - 1
+        pinned = False
+        b = straight | diagonal
+        while b and not pinned:     # the pawn between our slider and a possible king beyond
+            q = lsb(b); b &= b - 1
+            pinned = may_pin(q, sq, m.mine, m.possible[KING] if straight & bb(q) else 0,
+                             m.possible[KING] if diagonal & bb(q) else 0)
+        if not pinned:
+            m.possible[PAWN] &= ~bb(sq)
+    mp_tidy(m)
+
+
+cdef void mp_no_pawn_tries(Meta* m) noexcept nogil:
+    """Before our move, we have no pawn try (and are not in check): no enemy man stands where one
+    of our pawns would take it -- unless that pawn may be pinned to our king."""
+    cdef u64 b = m.ours[PAWN], clear = 0
+    cdef u64 straight = m.possible[ROOK] | m.possible[QUEEN], diagonal = m.possible[BISHOP] | m.possible[QUEEN]
+    cdef int sq, king = lsb(m.ours[KING]) if m.ours[KING] else -1
+    while b:
+        sq = lsb(b); b &= b - 1
+        if king < 0 or not may_pin(king, sq, m.mine, straight, diagonal):
+            clear |= PAWN_ATTACKS[m.us][sq]
+    mp_clear(m, clear & ~m.mine)
+
+
 cdef void mp_our_move(Meta* m, int frm, int to, int promotion, int rook_from, int rook_to,
-                      int captured, bint captured_pawn, int checks) noexcept nogil:
+                      int captured, bint captured_pawn, int checks, int pawn_tries) noexcept nogil:
     """Our legal try (from, to, promotion; castling: the king's from-to and the rook's, else
-    rook_from -1) and the announcement after it (captured square or -1, checks)."""
+    rook_from -1) and the announcement after it (captured square or -1, checks, the enemy's pawn
+    tries or -1 when unknown)."""
     cdef int t = 0, piece, f
     cdef u64 seen = bb(frm) | bb(to)
     for piece in range(PAWN, KING + 1):
@@ -247,6 +304,8 @@ cdef void mp_our_move(Meta* m, int frm, int to, int promotion, int rook_from, in
         m.ours[ROOK] = (m.ours[ROOK] & ~bb(rook_from)) | bb(rook_to)
     m.mine = m.ours[PAWN] | m.ours[KNIGHT] | m.ours[BISHOP] | m.ours[ROOK] | m.ours[QUEEN] | m.ours[KING]
     mp_narrow_king(m, checks)
+    if pawn_tries == 0 and not checks:
+        mp_no_enemy_pawn_tries(m)
     while seen:
         f = lsb(seen); seen &= seen - 1
         m.age[f] = 0
@@ -318,9 +377,10 @@ cdef void mp_narrow_checkers(Meta* m, int announced) noexcept nogil:
     mp_tidy(m)
 
 
-cdef void mp_their_move(Meta* m, int captured, bint captured_pawn, int checks) noexcept nogil:
+cdef void mp_their_move(Meta* m, int captured, bint captured_pawn, int checks, int pawn_tries) noexcept nogil:
     """The enemy's unseen move and the announcement after it (the square where it took one of our
-    men or -1, and whether that man was a pawn; checks on us). Every pseudo-piece may have made it."""
+    men or -1, and whether that man was a pawn; checks on us; our pawn tries, or -1 when unknown).
+    Every pseudo-piece may have made it."""
     cdef u64 target = 0, landing = 0, walkable, movers = 0, reach, last, captures, b, bit
     cdef u64 spread[7]
     cdef int t, sq, f, leaving = 0, arriving = 0, behind, piece
@@ -380,6 +440,8 @@ cdef void mp_their_move(Meta* m, int captured, bint captured_pawn, int checks) n
     mp_tidy(m)
     mp_narrow_checkers(m, checks)
     mp_narrow_king(m, 0)
+    if pawn_tries == 0 and not checks:
+        mp_no_pawn_tries(m)
     mp_age(m)
 
 
@@ -399,6 +461,7 @@ cdef class MetaCore:
     """The compiled metaposition (the Python face is pyrope.kriegspiel.metaposition's API): built
     from our men and the enemy's start as bitboards; updated by our_move and their_move."""
     cdef Meta m
+    cdef MpDensity d
 
     def __init__(self, bint white, ours, enemy, u64 castling, int king_home):
         """ours, enemy: seven bitboards by piece type (index 0 unused) of the start position;
@@ -421,13 +484,20 @@ cdef class MetaCore:
         self.m.castling = castling
         self.m.king_home = king_home
         self.m.double_push = -1
+        dn_start(&self.d, &self.m)
 
     def our_move(self, int frm, int to, int promotion, int rook_from, int rook_to, int captured,
-                 bint captured_pawn, int checks):
-        mp_our_move(&self.m, frm, to, promotion, rook_from, rook_to, captured, captured_pawn, checks)
+                 bint captured_pawn, int checks, int pawn_tries=-1):
+        mp_our_move(&self.m, frm, to, promotion, rook_from, rook_to, captured, captured_pawn, checks, pawn_tries)
+        if captured >= 0:
+            dn_took(&self.d, captured, captured_pawn)
+        dn_condition(&self.d, &self.m)
 
-    def their_move(self, int captured, bint captured_pawn, int checks):
-        mp_their_move(&self.m, captured, captured_pawn, checks)
+    def their_move(self, int captured, bint captured_pawn, int checks, int pawn_tries=-1):
+        cdef Meta before = self.m
+        mp_their_move(&self.m, captured, captured_pawn, checks, pawn_tries)
+        dn_their_move(&self.d, &before, captured)
+        dn_condition(&self.d, &self.m)
 
     def set_belief(self, possible=None, u64 empty=0, bint set_empty=False):
         """Replace the possible squares (seven bitboards by type, index 0 unused) and/or the
@@ -439,6 +509,11 @@ cdef class MetaCore:
         if set_empty:
             self.m.empty = empty
         mp_tidy(&self.m)
+        dn_condition(&self.d, &self.m)
+
+    def density(self):
+        """The expected enemy men of each type on each square: six lists of 64 (PAWN..KING)."""
+        return [[self.d.at[t][sq] for sq in range(64)] for t in range(PAWN, KING + 1)]
 
     def pseudomoves(self, bint pawn_tries):
         """Our pseudomoves (mp_generate), packed from | to << 6 | promotion << 12."""

@@ -134,8 +134,36 @@ class Metaposition(Belief):
         board.turn = self.color
         board.ep_square = None
         self._narrow_king(set(announcement.checks))
+        if announcement.pawn_tries == 0 and not announcement.checks:
+            self._no_enemy_pawn_tries()
         for square in chess.SquareSet(seen):
             self.age[square] = 0
+
+    def _no_enemy_pawn_tries(self) -> None:
+        """The enemy has no legal pawn capture (and is not in check): no enemy pawn attacks a man
+        of ours, unless it may stand pinned between one of our sliders and its king."""
+        kings = self.possible[chess.KING]
+        sliders = [(square, piece.piece_type) for square, piece in self.ours.piece_map().items()
+                   if piece.piece_type in SLIDES]
+        attackers = 0
+        for square in chess.SquareSet(self.mine):
+            attackers |= chess.BB_PAWN_ATTACKS[self.color][square]
+        for square in chess.SquareSet(attackers & self.possible[chess.PAWN]):
+            if not any(self._may_pin(q, square, kings if t != chess.BISHOP else 0, kings if t != chess.ROOK else 0)
+                       for q, t in sliders):
+                self.possible[chess.PAWN] &= ~chess.BB_SQUARES[square]
+        self._tidy()
+
+    def _may_pin(self, anchor: chess.Square, square: chess.Square, straight: int, diagonal: int) -> bool:
+        """Whether the man on `square` may be pinned along the line from `anchor`: none of our men
+        between them, and one of `straight` (on a rank or file) or `diagonal` (on a diagonal)
+        elsewhere on that line."""
+        line = chess.ray(anchor, square)
+        if not line or chess.between(anchor, square) & self.mine:
+            return False
+        line &= ~chess.between(anchor, square) & ~chess.BB_SQUARES[anchor] & ~chess.BB_SQUARES[square]
+        aligned = chess.square_rank(anchor) == chess.square_rank(square) or chess.square_file(anchor) == chess.square_file(square)
+        return bool(line & (straight if aligned else diagonal))
 
     def _castling_squares(self, move: chess.Move) -> int:
         rank = chess.BB_RANK_1 if self.color == chess.WHITE else chess.BB_RANK_8
@@ -223,7 +251,21 @@ class Metaposition(Belief):
         self._tidy()
         self._narrow_checkers(set(announcement.checks))
         self._narrow_king(set())                              # a king is never left in check
+        if announcement.pawn_tries == 0 and not announcement.checks:
+            self._no_pawn_tries()
         self._age()
+
+    def _no_pawn_tries(self) -> None:
+        """We have no legal pawn capture (and are not in check): no enemy man stands where one of
+        our pawns attacks, unless that pawn may be pinned to our king."""
+        king = self.ours.king(self.color)
+        straight = self.possible[chess.ROOK] | self.possible[chess.QUEEN]
+        diagonal = self.possible[chess.BISHOP] | self.possible[chess.QUEEN]
+        clear = 0
+        for pawn in self.ours.pieces(chess.PAWN, self.color):
+            if king is None or not self._may_pin(king, pawn, straight, diagonal):
+                clear |= chess.BB_PAWN_ATTACKS[self.color][pawn]
+        self._clear(clear & ~self.mine)
 
     def _landing(self, capture) -> int:
         """Squares the capturing man may stand on: the capture square, or the square behind our

@@ -65,8 +65,9 @@ def test_a_man_attacked_by_men_seen_there_is_valued_as_in_danger():
 
 
 def test_a_pawn_that_may_stand_on_many_squares_of_its_file_endangers_each_less():
-    """The density: Black's one d-pawn, believed on d5 alone or anywhere on d3-d7, threatens our
-    knight on e4 from d5 with the whole or a fifth of its presence."""
+    """The density: Black's one d-pawn, believed on d5 alone, threatens our knight on e4 with the
+    whole of its presence; believed anywhere on d3-d7, with the little of it the density puts on
+    d5 (it keeps the pawn on d7, where the start showed it, until a move may have taken it away)."""
     search = Maximax()
     values = []
     for squares in (chess.BB_D5, chess.BB_D3 | chess.BB_D4 | chess.BB_D5 | chess.BB_D6 | chess.BB_D7):

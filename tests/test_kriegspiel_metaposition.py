@@ -154,3 +154,49 @@ def test_no_check_clears_the_squares_our_men_surely_attack():
 def test_diagonal_kinds_follow_the_referee():
     assert diagonal_check(chess.E1, chess.H4) == Check.SHORT_DIAGONAL
     assert diagonal_check(chess.E1, chess.A5) == Check.LONG_DIAGONAL
+
+
+def test_no_pawn_tries_for_the_enemy_clear_the_pawns_that_would_attack_our_men():
+    # Black's d-pawn may be on d6 or d5; after our king's step Black is told of no pawn try, so it
+    # is not on d5, from where it would attack our knight on e4.
+    fen = "4k3/3p4/8/8/4N3/8/8/4K3 w - - 0 1"
+    meta = Metaposition(fen, chess.WHITE)
+    meta.believe({chess.PAWN: chess.BB_D5 | chess.BB_D6}, meta.empty | chess.BB_D5 | chess.BB_D6 | chess.BB_D7)
+    referee = Referee("4k3/8/3p4/8/4N3/8/8/4K3 w - - 0 1")
+    answer = referee.try_move("e1f1")
+    assert answer.announcement.pawn_tries == 0
+    meta.our_move(chess.Move.from_uci("e1f1"), answer.announcement)
+    assert meta.possible[chess.PAWN] == chess.BB_D6
+
+
+def test_a_pawn_our_slider_may_pin_to_its_king_is_not_cleared_by_no_pawn_tries():
+    # Our bishop on a2 and a black king that may stand on e6: a pawn on d5 would be pinned, so
+    # "no pawn try" does not rule it out (its capture of our knight on e4 would be illegal).
+    meta = Metaposition("4k3/3p4/8/8/4N3/8/B7/4K3 w - - 0 1", chess.WHITE)
+    meta.believe({chess.PAWN: chess.BB_D5, chess.KING: chess.BB_E6 | chess.BB_E8},
+                 meta.empty | chess.BB_D5 | chess.BB_E6 | chess.BB_E8)
+    referee = Referee("4k3/8/8/8/4N3/8/B7/4K3 w - - 0 1")
+    answer = referee.try_move("e1f1")
+    assert answer.announcement.pawn_tries == 0
+    meta.our_move(chess.Move.from_uci("e1f1"), answer.announcement)
+    assert meta.possible[chess.PAWN] == chess.BB_D5
+    # With the king surely off that diagonal there is no pin, and the pawn is ruled out.
+    meta = Metaposition("4k3/3p4/8/8/4N3/8/B7/4K3 w - - 0 1", chess.WHITE)
+    meta.believe({chess.PAWN: chess.BB_D5}, meta.empty | chess.BB_D5)
+    meta.our_move(chess.Move.from_uci("e1f1"), answer.announcement)
+    assert meta.possible[chess.PAWN] == 0
+
+
+def test_our_having_no_pawn_tries_clears_the_squares_our_pawns_attack():
+    # After Black's move we are told of no pawn try: nothing stands on d5 or f5, where our e4 pawn
+    # would take it.
+    fen = "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"
+    meta = Metaposition(fen, chess.WHITE)
+    everywhere = chess.BB_ALL & ~meta.mine & ~chess.BB_RANK_1 & ~chess.BB_RANK_8
+    meta.believe({chess.KNIGHT: everywhere, chess.PAWN: 0}, chess.BB_ALL & ~meta.mine)
+    referee = Referee("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1")
+    answer = referee.try_move("e8d8")
+    assert answer.announcement.pawn_tries == 0
+    meta.their_move(answer.announcement)
+    assert not meta.maybe_enemy & (chess.BB_D5 | chess.BB_F5)
+    assert meta.possible[chess.KNIGHT] & chess.BB_D6

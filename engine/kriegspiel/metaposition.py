@@ -118,7 +118,8 @@ class Metaposition(Belief):
             king_to = after.king(self.color)
         capture = announcement.capture
         self.core.our_move(move.from_square, king_to, move.promotion or 0, rook_from, rook_to,
-                           capture.square if capture else -1, bool(capture and capture.pawn), announcement.check_bits)
+                           capture.square if capture else -1, bool(capture and capture.pawn), announcement.check_bits,
+                           _pawn_tries(announcement))
         board.push(move)
         board.turn = self.color
         board.ep_square = None
@@ -129,5 +130,11 @@ class Metaposition(Belief):
         capture = announcement.capture
         if capture is not None:
             self.ours.remove_piece_at(capture.square)
-        self.core.their_move(capture.square if capture else -1, bool(capture and capture.pawn), announcement.check_bits)
+        self.core.their_move(capture.square if capture else -1, bool(capture and capture.pawn), announcement.check_bits,
+                             _pawn_tries(announcement))
         self._read()
+
+
+def _pawn_tries(announcement: Announcement) -> int:
+    """The pawn tries announced for the side to move, -1 once the game is over (none are)."""
+    return -1 if announcement.pawn_tries is None else announcement.pawn_tries
