@@ -14,11 +14,13 @@
 # budget of metapositions among them, so it reaches four to seven moves deep.
 #
 # The evaluation (4.5): material, each of our men weighed by its safety (the possible enemy men
-# that may attack its square, the older -- less recently seen -- the likelier, halved when it is
-# protected, the man just moved more endangered); position (pawn advance, files no enemy pawn can
-# hold, squares our men control); information (the entropy: the undesirability of every enemy man
-# that may stand on a square, weighted by the square's age); and a stalemate test once the enemy has
-# two men or fewer besides its king. Everything is C on C types, without the GIL.
+# that may attack its square, each as likely as the game's density of its kind says -- MetaCore's,
+# ext/kriegspiel_density.pxi -- halved when it is protected, the man just moved more endangered,
+# a possible check blended with the king taking its checker); position (pawn advance, files no
+# enemy pawn can hold, squares our men control); information (the entropy: the undesirability of
+# every enemy man that may stand on a square, weighted by the square's age); and a stalemate test
+# once the enemy has two men or fewer besides its king, or its pawns may be stuck. Everything is C
+# on C types, without the GIL.
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
@@ -70,7 +72,7 @@ for _age in range(256):
     MX_AGE_WEIGHT[_age] = 1.0 if _age >= MP_SURELY_OCCUPIED_AGE else (_age + 1.0) / (_age + 3.0)
 
 
-cdef struct MxDensity:
+cdef struct MxDensity:      # the even spread: where the game's density has nothing to say
     double piece[7]         # by type: the chance that a square where such a man may stand holds one
     double pawn[8]          # pawns by file (the file's bound over its possible squares)
 
@@ -96,7 +98,7 @@ cdef inline double mx_chance(const MxSearch* s, const Meta* m, const MxDensity* 
     there (1 / men) -- squares those moves opened have no density of their own."""
     cdef double even = density.pawn[file_of(sq)] if t == PAWN else density.piece[t]
     even *= MX_AGE_WEIGHT[m.age[sq]]
-    return min(1.0, (s.w.pawn_threat if t == PAWN else 1.0) * (s.root.at[t][sq] + even * s.prior))
+    return min(1.0, s.root.at[t][sq] + even * s.prior)
 
 
 cdef double mx_danger(const MxSearch* s, const Meta* m, const MxDensity* density, int sq, u64 blockers, bint seen,
@@ -118,7 +120,7 @@ cdef double mx_danger(const MxSearch* s, const Meta* m, const MxDensity* density
     while attackers:
         a = lsb(attackers); attackers &= attackers - 1
         b = bb(a)
-        pawn = mx_chance(s, m, density, PAWN, a) if pawns & b else 0.0
+        pawn = s.w.pawn_threat * mx_chance(s, m, density, PAWN, a) if pawns & b else 0.0
         other = 0.0
         if m.possible[KNIGHT] & KNIGHT_ATTACKS[sq] & b:
             other += mx_chance(s, m, density, KNIGHT, a)
