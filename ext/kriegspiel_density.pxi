@@ -53,12 +53,9 @@ cdef void dn_their_move(MpDensity* d, const Meta* before, int captured) noexcept
     cdef double moved[7][64]
     cdef double men = 0.0, share, reaching = 0.0, p
     cdef u64 walkable = before.empty & ~before.mine, landing = 0, reach, last
-    cdef int t, sq, to, n, behind
+    cdef int t, sq, to, n
     if captured >= 0:
-        landing = bb(captured)
-        if captured == before.double_push:
-            behind = captured - 8 if before.us == WHITE else captured + 8
-            landing |= bb(behind)
+        landing = mp_landing(before, captured)
     for t in range(PAWN, KING + 1):
         men += d.mass[t]
         for sq in range(64):

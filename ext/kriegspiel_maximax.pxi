@@ -213,7 +213,7 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
                 near = popcount(KING_ATTACKS[sq] & a.possible[KING]) / <double> popcount(a.possible[KING])
                 d = 1.0 - (1.0 - d) * (1.0 - near)
                 stake = 1.0
-            if attacked & bb(sq):
+            if protected:
                 d *= 0.5
             if t == KING:
                 value -= w.king_danger * d

@@ -377,13 +377,22 @@ cdef void mp_narrow_checkers(Meta* m, int announced) noexcept nogil:
     mp_tidy(m)
 
 
+cdef inline u64 mp_landing(const Meta* m, int captured) noexcept nogil:
+    """Where the man that took ours on `captured` may stand: there, or behind our pawn that had
+    just advanced two, en passant (only a pawn advances two, so it was a pawn taken)."""
+    cdef u64 landing = bb(captured)
+    if captured == m.double_push:
+        landing |= bb(captured - 8 if m.us == WHITE else captured + 8)
+    return landing
+
+
 cdef void mp_their_move(Meta* m, int captured, bint captured_pawn, int checks, int pawn_tries) noexcept nogil:
     """The enemy's unseen move and the announcement after it (the square where it took one of our
     men or -1, and whether that man was a pawn; checks on us; our pawn tries, or -1 when unknown).
     Every pseudo-piece may have made it."""
     cdef u64 target = 0, landing = 0, walkable, movers = 0, reach, last, captures, b, bit
     cdef u64 spread[7]
-    cdef int t, sq, f, leaving = 0, arriving = 0, behind, piece
+    cdef int t, sq, f, leaving = 0, arriving = 0, piece
     cdef u64 mine_before = m.mine
     for t in range(7):
         spread[t] = 0
@@ -392,10 +401,7 @@ cdef void mp_their_move(Meta* m, int captured, bint captured_pawn, int checks, i
         for piece in range(PAWN, KING + 1):
             m.ours[piece] &= ~target
         m.mine &= ~target
-        landing = target
-        if captured_pawn and captured == m.double_push:
-            behind = captured - 8 if m.us == WHITE else captured + 8
-            landing |= bb(behind)
+        landing = mp_landing(m, captured)
     walkable = m.empty & ~mine_before
     for t in range(PAWN, KING + 1):
         b = m.possible[t]
