@@ -63,6 +63,7 @@ cdef struct MxSearch:
     double gain[MX_TABLE]           # a move's value less its parent's, last time it was evaluated
     const MpDensity* root           # the enemy men's density at the root (the game's metaposition)
     double prior                    # 1 / the enemy men left: the chance a given one moved
+    double stalemated               # the chance of a stalemate in the last mx_static's metaposition
 
 
 # f_E by age: how likely an unseen square is to hold what it may hold, from 1/3 for a square seen a
@@ -102,19 +103,19 @@ cdef inline double mx_chance(const MxSearch* s, const Meta* m, const MxDensity* 
 
 
 cdef double mx_danger(const MxSearch* s, const Meta* m, const MxDensity* density, int sq, u64 blockers, bint seen,
-                      bint protected) noexcept nogil:
+                      bint protected, double* by_pawn) noexcept nogil:
     """How endangered our man on sq is, 0-1: each square from which a possible enemy man would
     attack it adds the chance that such a man stands there (mx_chance; in full on a square surely
     occupied) and takes: a pawn surely does (the pawn tries announced to the enemy tell it a capture
     is there to try), another man half the time, unless `seen`: the enemy knows the man is there (it
     just captured, announced on its square) and will try every capture onto it; the king never
-    takes a protected man."""
+    takes a protected man. `by_pawn` gets the danger from pawns alone."""
     cdef u64 diagonal = bishop_attacks(sq, blockers), straight = rook_attacks(sq, blockers)
     cdef u64 pawns = m.possible[PAWN] & PAWN_ATTACKS[m.us][sq]
     cdef u64 attackers = pawns | (m.possible[KNIGHT] & KNIGHT_ATTACKS[sq]) \
         | ((m.possible[BISHOP] | m.possible[QUEEN]) & diagonal) \
         | ((m.possible[ROOK] | m.possible[QUEEN]) & straight) | (m.possible[KING] & KING_ATTACKS[sq])
-    cdef double safe = 1.0, pawn, other
+    cdef double safe = 1.0, pawn_safe = 1.0, pawn, other
     cdef int a
     cdef u64 b
     while attackers:
@@ -134,7 +135,9 @@ cdef double mx_danger(const MxSearch* s, const Meta* m, const MxDensity* density
             other += mx_chance(s, m, density, KING, a)
         if not m.empty & b:                 # someone surely stands there
             pawn, other = (1.0, 0.0) if pawn > 0.0 and other == 0.0 else (pawn, 1.0)
+        pawn_safe *= 1.0 - min(1.0, pawn)
         safe *= (1.0 - min(1.0, pawn)) * (1.0 - (1.0 if seen else 0.5) * min(1.0, other))
+    by_pawn[0] = 1.0 - pawn_safe
     return 1.0 - safe
 
 
@@ -183,9 +186,11 @@ cdef double mx_stalemates(const MxSearch* s, const Meta* m, const MxDensity* den
     return stalemated / total if total > 0.0 else 0.0
 
 
-cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint checking) noexcept nogil:
+cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint checking,
+                    double* stalemated) noexcept nogil:
     """The static value of metaposition `a`, our move `move` just made into it (4.5), a capture
-    when `took`, a check when `checking`."""
+    when `took`, a check when `checking`; `stalemated` gets the chance that the enemy is
+    stalemated there."""
     cdef const MxWeights* w = &s.w
     cdef u64 blockers = a.mine | (~a.empty & ~a.mine), attacked = men_attacks(a.ours, a.us, blockers, True), b
     cdef MxDensity density
@@ -193,7 +198,7 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
     cdef double value = 0.0, d, worth, stake
     cdef bint heavy = (a.ours[QUEEN] | a.ours[ROOK]) != 0, protected
     cdef int enemy
-    cdef double near, stuck
+    cdef double near, stuck, by_pawn
     mx_density(a, &density)
     for t in range(PAWN, KING + 1):
         b = a.ours[t]
@@ -202,12 +207,13 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
             stake = w.danger
             protected = (attacked & bb(sq)) != 0
             if sq == moved and took:        # the capture's square is announced: the enemy will try it
-                d = mx_danger(s, a, &density, sq, blockers, True, protected)
+                d = mx_danger(s, a, &density, sq, blockers, True, protected, &by_pawn)
                 stake = 1.0
             else:
-                d = mx_danger(s, a, &density, sq, blockers, False, protected)
+                d = mx_danger(s, a, &density, sq, blockers, False, protected, &by_pawn)
                 if sq == moved:             # the enemy has not had a move to see it leave
                     d = 1.0 - (1.0 - d) * (1.0 - d)
+                    by_pawn = 1.0 - (1.0 - by_pawn) * (1.0 - by_pawn)
             if sq == moved and not protected and checking:
                 # In check, the king takes the checker beside it whenever it can.
                 near = popcount(KING_ATTACKS[sq] & a.possible[KING]) / <double> popcount(a.possible[KING])
@@ -215,6 +221,7 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
                 stake = 1.0
             if protected:
                 d *= 0.5
+                by_pawn *= 0.5
             if t == KING:
                 value -= w.king_danger * d
                 continue
@@ -226,7 +233,9 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
                     worth += w.free_pawn
                 if not heavy:
                     worth += w.pawn_reserve
-            value += worth * (1.0 - stake * d)
+            # A pawn's capture is no gamble (the enemy is told of its pawn tries): its share of the
+            # danger puts the whole man at stake.
+            value += worth * (1.0 - by_pawn - stake * (d - by_pawn))
     value += 100.0 * a.captured_pawns + w.captured_piece * a.captured_pieces
     if heavy or a.ours[PAWN] or popcount(a.ours[KNIGHT] | a.ours[BISHOP]) >= 2:
         value += w.mating
@@ -236,6 +245,7 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
     value += w.control * popcount(attacked & ~a.mine)
     value -= w.entropy * mx_entropy(a)
     enemy, stuck = mx_enemy_men(a), mx_pawns_stuck(s, a, &density)
+    stalemated[0] = 0.0
     if enemy <= 3:      # the end is near: hunt the king as the bare-king search does
         value += w.hunt * mx_mating(a)
     if enemy <= 3 or stuck > 0.0:     # and never stalemate it
@@ -243,35 +253,41 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
         # Where only the king may move, any possible king stalemated counts (as in chapter 6).
         d = stuck * (1.0 if d > 0.0 else 0.0) + (1.0 - stuck) * (d if enemy <= 3 else 0.0)
         value -= w.stalemate * d
+        stalemated[0] = d
     return value
 
 
 cdef double mx_pawns_stuck(const MxSearch* s, const Meta* a, const MxDensity* density) noexcept nogil:
-    """The chance that the enemy has no man but its king that can move: 0 while a piece may be
-    left; else, file by file, the share of its pawns' chance (mx_chance) on squares where a pawn is
-    stuck -- the square ahead surely taken (ours, or surely occupied) and none of our men to take.
-    A bare king is surely stuck."""
+    """The chance that the enemy has no man but its king that can move: that no piece is left,
+    times, file by file, the chance that no pawn there is free to move (by mx_chance) -- a pawn is
+    stuck when the square ahead is surely taken (ours, or surely occupied) and none of our men is
+    there to take. A bare king is surely stuck."""
     cdef u64 b
     cdef int sq, f, enemy = 1 - a.us
-    cdef double stuck = 1.0, here, total, blocked
+    cdef double stuck = 1.0, here, total, free
     cdef int pawns = 0
     for f in range(8):
         pawns += a.pawns_min[f]
     # No piece is left when none may stand anywhere, or when the pawns surely on the board are all
-    # the men left besides the king (we took the rest).
+    # the men left besides the king (we took the rest); else at least as likely as the root
+    # density's expected pieces say (the metaposition keeps a type possible while a promotion may
+    # have made one, long after we took every piece).
     if a.possible[KNIGHT] | a.possible[BISHOP] | a.possible[ROOK] | a.possible[QUEEN] and pawns < mx_enemy_men(a) - 1:
-        return 0.0
+        stuck = 1.0 - min(1.0, s.root.mass[KNIGHT] + s.root.mass[BISHOP] + s.root.mass[ROOK] + s.root.mass[QUEEN])
+        if stuck <= 0.0:
+            return 0.0
     for f in range(8):
         b = a.possible[PAWN] & (FILE_A << f)
-        total = blocked = 0.0
+        total = free = 0.0
         while b:
             sq = lsb(b); b &= b - 1
             here = mx_chance(s, a, density, PAWN, sq)
             total += here
-            if not (a.empty & ~a.mine & bb(sq + 8 if enemy == WHITE else sq - 8) or PAWN_ATTACKS[enemy][sq] & a.mine):
-                blocked += here
-        if total > 0.0:
-            stuck *= blocked / total
+            if a.empty & ~a.mine & bb(sq + 8 if enemy == WHITE else sq - 8) or PAWN_ATTACKS[enemy][sq] & a.mine:
+                free += here
+        # The chance of a pawn free to move on this file: its share of the file's pawns, or, where
+        # the file may hold no pawn at all, just its chance (a faint possibility is no free pawn).
+        stuck *= 1.0 - free / max(1.0, total)
     return stuck
 
 
@@ -310,7 +326,7 @@ cdef double mx_static(MxSearch* s, const Meta* m, int move, bint capture, Meta* 
     cdef Meta checked
     cdef bint took = mx_pseudo(m, move, capture, after)
     cdef u64 kings = m.possible[KING] & ~after.mine & mp_sure_checks(after)
-    cdef double value = mx_eval(s, after, move, took, False), share
+    cdef double value = mx_eval(s, after, move, took, False, &s.stalemated), share, checked_stalemated
     s.positions += 1
     if kings and after.ours[KING]:
         kings &= ~KING_ATTACKS[lsb(after.ours[KING])]
@@ -322,7 +338,32 @@ cdef double mx_static(MxSearch* s, const Meta* m, int move, bint capture, Meta* 
     checked.empty |= kings
     if popcount(kings) == 1:
         checked.empty &= ~kings
-    return (1.0 - share) * value + share * mx_eval(s, &checked, move, took, True)
+    value = (1.0 - share) * value + share * mx_eval(s, &checked, move, took, True, &checked_stalemated)
+    s.stalemated = (1.0 - share) * s.stalemated + share * checked_stalemated
+    return value
+
+
+cdef double mx_refused(const MxSearch* s, const Meta* m, int move) noexcept nogil:
+    """The chance that the referee refuses our pawn push `move`: an enemy man on a square it needs
+    (the prediction lets it through as silent)."""
+    cdef int frm = move & 63, to = (move >> 6) & 63, sq, t
+    cdef u64 squares
+    cdef MxDensity density
+    cdef double free = 1.0, here
+    if not m.ours[PAWN] & bb(frm) or file_of(frm) != file_of(to):
+        return 0.0
+    squares = (bb(to) | BETWEEN[frm][to]) & mp_maybe_enemy(m)
+    if not squares:
+        return 0.0
+    mx_density(m, &density)
+    while squares:
+        sq = lsb(squares); squares &= squares - 1
+        here = 0.0
+        for t in range(PAWN, KING + 1):
+            if m.possible[t] & bb(sq):
+                here += mx_chance(s, m, &density, t, sq)
+        free *= 1.0 - min(1.0, here)
+    return 1.0 - free
 
 
 cdef inline void mx_meta(const Meta* m, Meta* out) noexcept nogil:
@@ -336,21 +377,48 @@ cdef double mx_value(MxSearch* s, const Meta* m, int move, bint capture, int dep
     all (the thesis's default depth level 2: this move and the next), every one searched."""
     cdef Meta after, next_
     cdef int moves[MX_MAX_MOVES]
+    cdef double values[MX_MAX_MOVES]
     cdef int count, i
-    cdef double static, best, v
+    cdef double static, stalemated
     static = mx_static(s, m, move, capture, &after)
+    stalemated = s.stalemated
     if depth <= 1:
         return static
     mx_meta(&after, &next_)
     count = mp_generate(&next_, moves, False)
     if count == 0:
         return static
-    best = -1e18
     for i in range(count):
-        v = mx_value(s, &next_, moves[i], False, depth - 1)
-        if v > best:
-            best = v
-    return s.w.alpha * static + (1.0 - s.w.alpha) * best
+        values[i] = mx_value(s, &next_, moves[i], False, depth - 1)
+    return mx_blend(s, static, stalemated, mx_best(s, &next_, moves, values, count, static))
+
+
+cdef inline double mx_blend(const MxSearch* s, double static, double stalemated, double best) noexcept nogil:
+    """A line's value: alpha * its first move's static value + (1 - alpha) * the best line after it
+    -- but a stalemate ends the game, so as often as the move may stalemate there is no line after
+    it (unchecked, the promise of the next move outweighs the stalemate's cost)."""
+    return s.w.alpha * static + (1.0 - s.w.alpha) * ((1.0 - stalemated) * best + stalemated * static)
+
+
+cdef double mx_best(const MxSearch* s, const Meta* m, const int* moves, const double* values, int count,
+                    double otherwise) noexcept nogil:
+    """The best of our `moves` from `m`, valued `values`, below the root: a pawn push the referee
+    may refuse (mx_refused) is worth its line only that often, and else what the best sure move
+    is (or `otherwise` when every move may be refused). Unchecked, the search walks pawns through
+    the enemy's unmoved ones to promote."""
+    cdef double sure = -1e18, best, refused
+    cdef int i
+    for i in range(count):
+        if values[i] > sure and mx_refused(s, m, moves[i]) == 0.0:
+            sure = values[i]
+    if sure == -1e18:
+        sure = otherwise
+    best = sure
+    for i in range(count):
+        refused = mx_refused(s, m, moves[i])
+        if refused > 0.0 and (1.0 - refused) * values[i] + refused * sure > best:
+            best = (1.0 - refused) * values[i] + refused * sure
+    return best
 
 
 cdef void mx_sort(int* moves, double* keys, int count) noexcept nogil:
@@ -373,9 +441,11 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
     cdef int known[MX_MAX_MOVES]
     cdef double fresh_key[MX_MAX_MOVES]
     cdef double known_key[MX_MAX_MOVES]
+    cdef double values[MX_MAX_MOVES]
     cdef int count, i, x, n_fresh = 0, n_known = 0, n_selected
-    cdef double static, best, v
+    cdef double static, stalemated
     static = mx_static(s, m, move, capture, &after)
+    stalemated = s.stalemated
     if budget <= 1.0:
         return static
     mx_meta(&after, &next_)
@@ -399,13 +469,10 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
     if n_selected == 0:
         return static
     budget /= n_selected
-    best = -1e18
     for i in range(n_selected):
-        x = fresh[i] if i < n_fresh else known[i - n_fresh]
-        v = mx_value2(s, &next_, x, False, budget)
-        if v > best:
-            best = v
-    return s.w.alpha * static + (1.0 - s.w.alpha) * best
+        moves[i] = fresh[i] if i < n_fresh else known[i - n_fresh]
+        values[i] = mx_value2(s, &next_, moves[i], False, budget)
+    return mx_blend(s, static, stalemated, mx_best(s, &next_, moves, values, n_selected, static))
 
 
 cdef int mx_power_move(const Meta* m, int move) noexcept nogil:
@@ -470,7 +537,7 @@ cdef class Maximax:
         into it (for tests)."""
         self.s.root = &core.d
         self.s.prior = 1.0 / max(1, mx_enemy_men(&core.m))
-        return mx_eval(self.s, &core.m, move, took, False)
+        return mx_eval(self.s, &core.m, move, took, False, &self.s.stalemated)
 
     def pseudo(self, MetaCore core, int move, bint capture=False):
         """A MetaCore evolved by our `move` as the umpire prediction has it (for tests)."""
