@@ -50,6 +50,8 @@ cdef struct MxWeights:
                             # the enemy has two men or fewer besides its king
     double mating           # having men enough to mate (a queen, rook or pawn, or two minor pieces)
     double pawn_reserve     # each of our pawns while we have no queen or rook: the mates to come
+    double king_lines       # each empty square a queen on our king's square would see, while the
+                            # enemy may have a queen
     double pawn_threat      # a possible pawn attacker counts this many times its chance: a pawn
                             # surely takes (the enemy is told of its pawn tries)
 
@@ -224,6 +226,9 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
                 by_pawn *= 0.5
             if t == KING:
                 value -= w.king_danger * d
+                # The king's open lines: every empty square a queen on it would see from there is
+                # a square an enemy queen may one day check from (the fool's mate is such a line).
+                value -= w.king_lines * min(1.0, s.root.mass[QUEEN]) * popcount(queen_attacks(sq, blockers) & ~a.mine)
                 continue
             worth = MX_VALUE[t]
             if t == PAWN:
@@ -516,7 +521,7 @@ cdef class Maximax:
     def __init__(self, double alpha=0.5, int new_moves=5, int old_moves=3, double danger=0.6,
                  double king_danger=200.0, double captured_piece=350.0, double control=1.5,
                  double open_file=4.0, double free_pawn=15.0, double entropy=2.0, double stalemate=1500.0, double hunt=1.0,
-                 double mating=500.0, double pawn_reserve=100.0, double pawn_threat=1.7):
+                 double mating=500.0, double pawn_reserve=100.0, double pawn_threat=1.7, double king_lines=4.0):
         if not 0.0 < alpha < 1.0:
             raise ValueError(f"the risk coefficient alpha must lie strictly between 0 and 1, not {alpha}")
         if new_moves < 0 or old_moves < 0 or new_moves + old_moves == 0:
@@ -526,7 +531,7 @@ cdef class Maximax:
         self.s.w.control, self.s.w.open_file, self.s.w.free_pawn = control, open_file, free_pawn
         self.s.w.entropy, self.s.w.stalemate, self.s.w.hunt = entropy, stalemate, hunt
         self.s.w.mating, self.s.w.pawn_reserve = mating, pawn_reserve
-        self.s.w.pawn_threat = pawn_threat
+        self.s.w.pawn_threat, self.s.w.king_lines = pawn_threat, king_lines
 
     @property
     def positions(self):
@@ -543,6 +548,7 @@ cdef class Maximax:
         """A MetaCore evolved by our `move` as the umpire prediction has it (for tests)."""
         cdef MetaCore after = MetaCore.__new__(MetaCore)
         mx_pseudo(&core.m, move, capture, &after.m)
+        after.d = core.d
         return after
 
     def power_move(self, MetaCore core, int move):

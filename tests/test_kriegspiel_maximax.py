@@ -78,6 +78,35 @@ def test_a_pawn_that_may_stand_on_many_squares_of_its_file_endangers_each_less()
     assert spread > concentrated + 30
 
 
+def test_a_pawn_taken_by_a_pawn_is_lost_whole_and_the_kings_open_lines_cost():
+    """A pawn's capture is no gamble (the enemy is told of its pawn tries): a knight next to a
+    surely-placed pawn keeps far less of its value than 0.6 of it at stake would leave. And the
+    king's open lines: pushing the f-pawn, which opens the diagonal to h5, costs more than pushing
+    the e-pawn while the enemy has its queen."""
+    search = Maximax()
+    meta = meta_of("4k3/8/3p4/8/8/8/8/4K1N1 w - - 0 1")
+    hung = search.evaluate(search.pseudo(meta.core, move("g1e5")), move("g1e5"))
+    kept = search.evaluate(search.pseudo(meta.core, move("g1f3")), move("g1f3"))
+    assert kept - hung > 0.6 * 300
+    meta = meta_of(chess.STARTING_FEN, chess.BLACK)
+    plain = Maximax(king_lines=0)
+    def lines_cost(uci):
+        after = search.pseudo(meta.core, move(uci))
+        return plain.evaluate(after, move(uci)) - search.evaluate(after, move(uci))
+    assert lines_cost("f7f6") > lines_cost("e7e6") > lines_cost("b8c6") == 0.0
+
+
+@pytest.mark.parametrize("shallow", [True, False])
+def test_a_pawn_is_not_pushed_through_an_unmoved_pawn_to_promote(shallow):
+    """Below the root the prediction lets every pawn push through; one onto a square the enemy's
+    unmoved pawn holds (by the density) is worth its line only as often as the square is free, so
+    h5-h6, taken by g7 and promising h7 and h8 only through the h7 pawn, loses to a king move."""
+    meta = meta_of("4k3/6pp/8/7P/8/8/8/4K3 w - - 0 1")
+    moves = [move("h5h6"), move("e1d2")]
+    found, _ = Maximax().best(meta.core, moves, [False, False], shallow, 5000, 3)
+    assert found == move("e1d2")
+
+
 @pytest.mark.parametrize("shallow", [True, False])
 def test_the_search_saves_a_queen_two_pawns_attack(shallow):
     meta = meta_of("4k3/pp5p/8/2p1p3/3Q4/8/8/4K3 w - - 0 1")
