@@ -411,18 +411,19 @@ cdef double mx_best(const MxSearch* s, const Meta* m, const int* moves, const do
     may refuse (mx_refused) is worth its line only that often, and else what the best sure move
     is (or `otherwise` when every move may be refused). Unchecked, the search walks pawns through
     the enemy's unmoved ones to promote."""
-    cdef double sure = -1e18, best, refused
+    cdef double refused[MX_MAX_MOVES]
+    cdef double sure = -1e18, best
     cdef int i
     for i in range(count):
-        if values[i] > sure and mx_refused(s, m, moves[i]) == 0.0:
+        refused[i] = mx_refused(s, m, moves[i])
+        if refused[i] == 0.0 and values[i] > sure:
             sure = values[i]
     if sure == -1e18:
         sure = otherwise
     best = sure
     for i in range(count):
-        refused = mx_refused(s, m, moves[i])
-        if refused > 0.0 and (1.0 - refused) * values[i] + refused * sure > best:
-            best = (1.0 - refused) * values[i] + refused * sure
+        if refused[i] > 0.0:
+            best = max(best, (1.0 - refused[i]) * values[i] + refused[i] * sure)
     return best
 
 
