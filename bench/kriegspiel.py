@@ -4,6 +4,7 @@
     python3 bench/kriegspiel.py players [--games 1000]
     python3 bench/kriegspiel.py endgame [--endings KRK KQK] [--starts 500] [--depth 4] [--nodes 400000]
     python3 bench/kriegspiel.py metaposition [--games 20]
+    python3 bench/kriegspiel.py search [--games 10] [--positions 5000]
 
 `players` plays the built-in players' tally of docs/kriegspiel.md ("Numbers"): random vs random and
 semi-random vs random, --games each through players.play_game, colours alternating, player seeds
@@ -13,6 +14,11 @@ n and 10000 + n for game n; results from the first player's side, draws by kind,
 starts of each ending where nothing is known of the king (its piece beside its king, the bare king
 anywhere legal), against the random king and the centre-seeking king, and reports mates within the
 fifty-move rule, other endings by kind, moves to mate and time a move.
+
+`search` measures the Darkboard players' searches on one thread: the maximax's metapositions a
+second (its enhanced search) and the MCTS's metapositions and nodes (our turns) a second, each
+given --positions metapositions, from White's metaposition at every fifth White move of --games
+seeded semi-random vs random games (only the searches are timed).
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
 seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
@@ -201,6 +207,43 @@ def metaposition(args) -> None:
         print(f"{name}: {total / seconds:,.0f} updates/s ({total:,} updates of {args.games} games, {seconds:.2f} s)")
 
 
+def search(args) -> None:
+    """The maximax's and the MCTS's speed on the same metapositions (see the module's docstring)."""
+    from pyrope._kriegspiel import Maximax, Mcts
+    from pyrope.kriegspiel.metaposition import Metaposition
+    from pyrope.kriegspiel.players import RandomPlayer, SemiRandomPlayer, play_game
+
+    maximax, mcts = Maximax(), Mcts()
+    spent = {"maximax": [0, 0.0, 0], "mcts": [0, 0.0, 0]}     # metapositions, seconds, nodes
+    for n in range(args.games):
+        referee = Referee()
+        play_game(SemiRandomPlayer(seed=n), RandomPlayer(seed=10000 + n), referee)
+        meta = Metaposition(referee.start_fen, chess.WHITE)
+        heard = referee.opening         # what White heard before its move
+        for number, turn in enumerate(referee.turns):
+            if turn.announcement.outcome is not None:
+                break
+            if turn.mover == chess.WHITE:
+                moves = meta.core.pseudomoves(bool(heard.pawn_tries)) if number % 10 == 0 else []
+                if moves:
+                    power = [False] * len(moves)
+                    for name, run, nodes in (
+                            ("maximax", lambda: maximax.best(meta.core, moves, power, False, args.positions), None),
+                            ("mcts", lambda: mcts.best(meta.core, moves, power, args.positions), mcts)):
+                        start = time.perf_counter()
+                        run()
+                        spent[name][1] += time.perf_counter() - start
+                        spent[name][0] += (nodes or maximax).positions
+                        spent[name][2] += nodes.nodes if nodes else 0
+                meta.our_move(chess.Move.from_uci(turn.move), turn.announcement)
+            else:
+                meta.their_move(turn.announcement)
+            heard = turn.announcement
+    for name, (positions, seconds, nodes) in spent.items():
+        extra = f", {nodes / seconds:,.0f} nodes/s" if nodes else ""
+        print(f"{name}: {positions / seconds:,.0f} metapositions/s{extra} ({positions:,} in {seconds:.2f} s)")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     actions = parser.add_subparsers(dest="action", required=True)
@@ -224,6 +267,10 @@ def main(argv=None) -> None:
     action = actions.add_parser("metaposition", help="metaposition updates a second, compiled and pure Python")
     action.add_argument("--games", type=int, default=20, help="seeded semi-random vs random games (default 20)")
     action.set_defaults(run=metaposition)
+    action = actions.add_parser("search", help="the maximax's and the MCTS's metapositions (and nodes) a second")
+    action.add_argument("--games", type=int, default=10, help="seeded semi-random vs random games (default 10)")
+    action.add_argument("--positions", type=int, default=5000, help="metapositions a search (default 5000)")
+    action.set_defaults(run=search)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -2,7 +2,7 @@
 # Kriegspiel's compiled module (pyrope._kriegspiel): the chess core's own bitboards, position, move
 # generation and notation, included here so the referee's hot path inlines with them, and the
 # referee on top; beside it the metaposition (a side's belief about the enemy men), the maximax
-# search over metapositions, and the bare-king endgame search, which shares their move generation
+# search over metapositions and the Monte Carlo tree search on its evaluation, and the bare-king endgame search, which shares their move generation
 # and check kinds. A bad FEN raises the core's
 # FenError, so callers catch one class for both games.
 
@@ -17,6 +17,7 @@ include "kriegspiel_meta.pxi"
 include "kriegspiel_density.pxi"
 include "kriegspiel_endgame.pxi"
 include "kriegspiel_maximax.pxi"
+include "kriegspiel_mcts.pxi"
 
 init_bitboards()
 init_zobrist()

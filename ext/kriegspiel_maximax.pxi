@@ -481,24 +481,6 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
     return mx_blend(s, static, stalemated, mx_best(s, &next_, moves, values, n_selected, static))
 
 
-cdef int mx_power_move(const Meta* m, int move) noexcept nogil:
-    """4.3.3: after the referee refused our slide `move`, the same man's shorter slide to the
-    farthest square before `move`'s destination that may hold an enemy man (searched as a capture
-    there), or -1 when there is none or the slide was a single step."""
-    cdef int frm = move & 63, to = (move >> 6) & 63, t, sq, best = -1
-    cdef u64 path
-    if not (m.ours[BISHOP] | m.ours[ROOK] | m.ours[QUEEN]) & bb(frm):
-        return -1
-    path = BETWEEN[frm][to] & mp_maybe_enemy(m)
-    # The farthest from `frm` is the nearest to `to`.
-    while path:
-        sq = lsb(path); path &= path - 1
-        if best < 0 or (max(abs(rank_of(sq) - rank_of(frm)), abs(file_of(sq) - file_of(frm)))
-                        > max(abs(rank_of(best) - rank_of(frm)), abs(file_of(best) - file_of(frm)))):
-            best = sq
-    return -1 if best < 0 else frm | (best << 6)
-
-
 cdef class Maximax:
     """Darkboard 1.0's search over a MetaCore (pyrope.kriegspiel.maximax.MaximaxPlayer is its face).
 
@@ -538,6 +520,11 @@ cdef class Maximax:
     def positions(self):
         return self.s.positions
 
+    @property
+    def stalemated(self):
+        """The chance of a stalemate the last evaluate() saw (for tests)."""
+        return self.s.stalemated
+
     def evaluate(self, MetaCore core, int move, bint took=False):
         """The static value of `core`'s metaposition, `move` (a capture when `took`) just made
         into it (for tests)."""
@@ -551,9 +538,6 @@ cdef class Maximax:
         mx_pseudo(&core.m, move, capture, &after.m)
         after.d = core.d
         return after
-
-    def power_move(self, MetaCore core, int move):
-        return mx_power_move(&core.m, move)
 
     def best(self, MetaCore core, moves, captures, bint shallow, long positions=5000, int depth=2):
         cdef int n = len(moves), i, best_move = -1

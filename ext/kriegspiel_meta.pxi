@@ -527,12 +527,34 @@ cdef class MetaCore:
         cdef int count = mp_generate(&self.m, moves, pawn_tries), i
         return [moves[i] for i in range(count)]
 
+    def power_move(self, int move):
+        """The power move (mp_power_move) after the referee refused our slide `move` (packed), or -1."""
+        return mp_power_move(&self.m, move)
+
     def state(self):
         """Everything it holds, for the tests' comparison with the oracle."""
         return {"possible": [self.m.possible[t] for t in range(1, 7)], "empty": self.m.empty & ~self.m.mine,
                 "age": [self.m.age[s] for s in range(64)], "pawns_min": [self.m.pawns_min[f] for f in range(8)],
                 "pawns_max": [self.m.pawns_max[f] for f in range(8)], "captured": (self.m.captured_pawns,
                 self.m.captured_pieces), "castling": self.m.castling, "mine": self.m.mine}
+
+
+cdef int mp_power_move(const Meta* m, int move) noexcept nogil:
+    """4.3.3: after the referee refused our slide `move`, the same man's shorter slide to the
+    farthest square before `move`'s destination that may hold an enemy man (searched as a capture
+    there), or -1 when there is none or the slide was a single step."""
+    cdef int frm = move & 63, to = (move >> 6) & 63, t, sq, best = -1
+    cdef u64 path
+    if not (m.ours[BISHOP] | m.ours[ROOK] | m.ours[QUEEN]) & bb(frm):
+        return -1
+    path = BETWEEN[frm][to] & mp_maybe_enemy(m)
+    # The farthest from `frm` is the nearest to `to`.
+    while path:
+        sq = lsb(path); path &= path - 1
+        if best < 0 or (max(abs(rank_of(sq) - rank_of(frm)), abs(file_of(sq) - file_of(frm)))
+                        > max(abs(rank_of(best) - rank_of(frm)), abs(file_of(best) - file_of(frm)))):
+            best = sq
+    return -1 if best < 0 else frm | (best << 6)
 
 
 cdef int mp_generate(const Meta* m, int* moves, bint pawn_tries) noexcept nogil:

@@ -6,14 +6,14 @@ third placement of its men, and converts against the random player."""
 import chess
 import pytest
 
-from test_kriegspiel_players import played
+from test_kriegspiel_players import fair_seeded_wins
 
 from pyrope._kriegspiel import Maximax
 from pyrope.kriegspiel.endgame import packed
 from pyrope.kriegspiel.maximax import MaximaxPlayer
 from pyrope.kriegspiel.metaposition import Metaposition
 from pyrope.kriegspiel.own import OwnBoard
-from pyrope.kriegspiel.players import RandomPlayer, builtin
+from pyrope.kriegspiel.players import builtin
 
 # A small budget keeps whole games quick; the player's defaults are measured in bench/kriegspiel.py.
 FAST = {"positions": 600}
@@ -47,11 +47,10 @@ def test_our_move_is_predicted_legal_silent_and_capturing_only_where_a_man_surel
 def test_a_refused_slide_gives_the_power_move_to_the_farthest_square_that_may_hold_a_man():
     meta = meta_of("4k3/8/8/8/p7/8/8/R3K3 w - - 0 1")
     meta.believe({chess.PAWN: chess.BB_A3 | chess.BB_A5, chess.KNIGHT: chess.BB_A6})
-    search = Maximax()
-    assert search.power_move(meta.core, move("a1a8")) == move("a1a6")
-    assert search.power_move(meta.core, move("a1a5")) == move("a1a3")
-    assert search.power_move(meta.core, move("a1a2")) == -1         # a single step: nothing between
-    assert search.power_move(meta.core, move("e1e2")) == -1         # not a slider
+    assert meta.core.power_move(move("a1a8")) == move("a1a6")
+    assert meta.core.power_move(move("a1a5")) == move("a1a3")
+    assert meta.core.power_move(move("a1a2")) == -1         # a single step: nothing between
+    assert meta.core.power_move(move("e1e2")) == -1         # not a slider
 
 
 # --- The evaluation and the search --------------------------------------------------------------
@@ -162,17 +161,7 @@ def test_games_against_the_random_player_are_fair_seeded_and_mostly_won():
     (test_kriegspiel_players.Checked), the same seed plays the same game, and at a small budget it
     still wins most games against the random player (the full budget's 1,000-game figure is
     measured by bench/kriegspiel.py)."""
-    wins, records = 0, []
-    for number in range(6):
-        mover, other = builtin("maximax", str(number), **FAST), RandomPlayer(number)
-        white, black = (mover, other) if number % 2 == 0 else (other, mover)
-        referee, result, _, _ = played(white, black)
-        assert result.termination not in ("try cap", "bad try", "crash")
-        wins += result.result == ("1-0" if number % 2 == 0 else "0-1")
-        records.append([turn.move for turn in referee.turns])
-    assert wins >= 4
-    again, _, _, _ = played(builtin("maximax", "0", **FAST), RandomPlayer(0))
-    assert [turn.move for turn in again.turns] == records[0]
+    assert fair_seeded_wins("maximax", **FAST) >= 4
 
 
 def test_the_player_takes_its_settings_from_the_builtin_table():

@@ -13,6 +13,9 @@ A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
   maximax [seed=N] [positions=N] [depth=N] [alpha=N] [endgame=0|1]
                                       Darkboard 1.0 (chapter 4; docs/kriegspiel.md "Maximax"):
                                       alpha in hundredths; the bare-king search converts by default
+  mcts [seed=N] [positions=N] [exploration=N] [alpha=N] [endgame=0|1]
+                                      Darkboard 2.0 (5.8, approach C; docs/kriegspiel.md "MCTS"):
+                                      exploration is UCT's c in centipawns
 
 Each game is played by players.play_game on a worker thread through the referee, so the runner's
 other games go on meanwhile; a player that reaches --trycap refused tries in a turn, writes a try

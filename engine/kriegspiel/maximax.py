@@ -48,7 +48,7 @@ class MaximaxPlayer(RandomPlayer):
             self.meta.played(self._tried)
             self.power = set()
         else:
-            power = self.search.power_move(self.meta.core, packed(self._tried))
+            power = self.meta.core.power_move(packed(self._tried))
             if power >= 0:
                 self.power.add(power)
 
@@ -62,7 +62,11 @@ class MaximaxPlayer(RandomPlayer):
         moves = [move for move in moves if not self.own.repeats(tries[by_move[move]])] or moves
         if not moves:
             return super().choose(tries)
+        return by_move[self.best(moves, [move in self.power for move in moves])]
+
+    def best(self, moves: list[int], power: list[bool]) -> int:
+        """The search's choice among `moves` (packed), `power` flagging the power moves. After a
+        capture, a check or pawn tries the basic search, else the enhanced one."""
+        announcement = self.announcement
         shallow = bool(announcement.capture or announcement.checks or announcement.pawn_tries)
-        move, _ = self.search.best(self.meta.core, moves, [move in self.power for move in moves], shallow,
-                                   self.positions, self.depth)
-        return by_move[move]
+        return self.search.best(self.meta.core, moves, power, shallow, self.positions, self.depth)[0]

@@ -157,12 +157,20 @@ BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player
     # alpha in hundredths (the parameters are whole numbers): 50 is the risk coefficient 0.5.
     "maximax": ({"seed": 0, "endgame": 1, "positions": 5000, "depth": 2, "alpha": 50},
                 lambda p, seed: converting(_maximax(f"{p['seed']}:{seed}", p), p)),
+    # exploration: UCT's c in centipawns.
+    "mcts": ({"seed": 0, "endgame": 1, "positions": 5000, "exploration": 40, "alpha": 50},
+             lambda p, seed: converting(_mcts(f"{p['seed']}:{seed}", p), p)),
 }
 
 
 def _maximax(seed: str, params: dict[str, int]) -> Player:
     from .maximax import MaximaxPlayer      # maximax builds on this module
     return MaximaxPlayer(seed, params["positions"], params["depth"], params["alpha"] / 100)
+
+
+def _mcts(seed: str, params: dict[str, int]) -> Player:
+    from .mcts import MctsPlayer            # mcts builds on this module
+    return MctsPlayer(seed, params["positions"], params["exploration"], params["alpha"] / 100)
 
 
 def builtin(kind: str, game_seed: str, **params: int) -> Player:
