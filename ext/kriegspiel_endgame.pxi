@@ -46,6 +46,7 @@ cdef struct EgNode:
     u64 men[7]          # our men by type, PAWN..KING (index 0 unused)
     u64 occ             # all our men
     u64 kings           # squares where the enemy king may stand
+    u64 walls           # enemy pawns that cannot move: known squares, blocked by our men
     int us
 
 
@@ -66,21 +67,48 @@ cdef inline int eg_type_at(const EgNode* n, int sq) noexcept nogil:
 
 cdef inline u64 eg_attacks(const EgNode* n, bint with_king) noexcept nogil:
     """Every square our men attack (our own men's squares included: those are defended), on a
-    board of our men alone -- so a slider's line runs on through the enemy king's square, and the
-    king can never step back along it."""
-    return men_attacks(n.men, n.us, n.occ, with_king)
+    board of our men alone (and the stuck enemy pawns) -- so a slider's line runs on through the
+    enemy king's square, and the king can never step back along it."""
+    return men_attacks(n.men, n.us, n.occ | n.walls, with_king)
 
 
 cdef inline int eg_check_kinds(const EgNode* n, int k) noexcept nogil:
-    """The CHECK_ bits our men give an enemy king on k (only our men can block)."""
-    return men_checks(n.men, n.us, k, ~n.occ)
+    """The CHECK_ bits our men give an enemy king on k (only our men and its stuck pawns block)."""
+    return men_checks(n.men, n.us, k, ~(n.occ | n.walls))
+
+
+cdef inline u64 eg_wall_attacks(const EgNode* n) noexcept nogil:
+    """The squares the stuck enemy pawns attack: none of our men may stand there (a pawn that can
+    take is no longer stuck)."""
+    cdef u64 b = n.walls, attacks = 0
+    while b:
+        attacks |= PAWN_ATTACKS[1 - n.us][lsb(b)]
+        b &= b - 1
+    return attacks
+
+
+cdef inline u64 eg_blockers(const EgNode* n) noexcept nogil:
+    """The squares in front of the stuck enemy pawns: our men there keep them stuck."""
+    return n.walls << 8 if n.us == BLACK else n.walls >> 8
 
 
 cdef inline int eg_generate(const EgNode* n, int* moves) noexcept nogil:
     """Our men's moves on a board of our men alone: the tries a bare king could let through.
-    No captures (the king is the enemy's only man), no castling; a pawn promotes to a queen or a
-    rook (a rook mates where a queen would stalemate)."""
-    return own_moves(n.men, n.us, n.occ, ~n.occ, ~n.occ, 0, True, moves)
+    No captures (the king is the enemy's only man that moves), no castling; a pawn promotes to a
+    queen or a rook (a rook mates where a queen would stalemate). With stuck enemy pawns, they
+    stay stuck: no man of ours moves onto a square they attack (a double push passing one
+    neither: en passant), nor away from in front of one."""
+    cdef u64 banned = n.walls | eg_wall_attacks(n), blockers
+    cdef int count = own_moves(n.men, n.us, n.occ | n.walls, ~n.occ & ~banned, ~n.occ & ~banned, 0, True, moves)
+    cdef int i, kept = 0
+    if not n.walls:
+        return count
+    blockers = eg_blockers(n)
+    for i in range(count):
+        if not blockers & bb(moves[i] & 63):
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
 
 
 cdef u64 eg_refusing(const EgNode* n, int m) noexcept nogil:
@@ -119,7 +147,7 @@ cdef void eg_split(const EgNode* after, u64 kings, EgSplit* s) noexcept nogil:
     checked = kings & eg_attacks(after, False)
     # A king with no square to go to: every square next to it is attacked (an undefended man of
     # ours next to it is not, and taking it is a move).
-    escapes = eg_spread(~s.attacked)
+    escapes = eg_spread(~s.attacked & ~after.walls)
     s.mated = checked & ~escapes
     s.stalemated = kings & ~checked & ~escapes
     s.silent = kings & ~checked & escapes
@@ -136,7 +164,7 @@ cdef void eg_split(const EgNode* after, u64 kings, EgSplit* s) noexcept nogil:
 
 cdef inline u64 eg_metamove(const EgNode* after, u64 kings, u64 attacked) noexcept nogil:
     """Where the enemy king may stand after its unseen step from `kings` (no capture announced)."""
-    return eg_spread(kings) & ~attacked & ~after.occ
+    return eg_spread(kings) & ~attacked & ~after.occ & ~after.walls
 
 
 cdef inline bint eg_can_mate(const EgNode* n) noexcept nogil:
@@ -163,10 +191,12 @@ cdef inline void eg_remove(EgNode* n, int sq) noexcept nogil:
 
 cdef double eg_answer_value(const EgNode* after, u64 kings, u64 attacked) noexcept nogil:
     """EVAL of one answer to our move, or a draw (-EG_WIN) when a king from `kings` could take a
-    man of ours whose loss leaves too little to mate."""
+    man of ours whose loss leaves too little to mate, or one that keeps a stuck pawn stuck."""
     cdef EgNode taken
     cdef int target = eg_capture_target(after, kings, attacked)
     if target >= 0:
+        if eg_blockers(after) & bb(target):
+            return -EG_WIN
         memcpy(&taken, after, sizeof(EgNode))
         eg_remove(&taken, target)
         if not eg_can_mate(&taken):
@@ -176,7 +206,7 @@ cdef double eg_answer_value(const EgNode* after, u64 kings, u64 attacked) noexce
 
 cdef u64 eg_region(const EgNode* n, u64 kings, u64 attacked) noexcept nogil:
     """Every square the enemy king could walk to from `kings` if our men stood still: its box."""
-    cdef u64 free = ~attacked & ~n.occ, region = kings, grown
+    cdef u64 free = ~attacked & ~n.occ & ~n.walls, region = kings, grown
     while True:
         grown = region | (eg_spread(region) & free)
         if grown == region:
@@ -391,10 +421,12 @@ cdef class BareKing:
     cdef EgNode node
     cdef public long nodes      # positions the last search visited
 
-    def __init__(self, bint white, men, u64 kings):
-        """men: (square, piece type) pairs of ours; kings: the set of possible enemy-king squares."""
+    def __init__(self, bint white, men, u64 kings, u64 walls=0):
+        """men: (square, piece type) pairs of ours; kings: the set of possible enemy-king squares;
+        walls: the enemy's pawns, when it has nothing else and each is surely there and stuck."""
         cdef int sq, t
         self.node.us = WHITE if white else BLACK
+        self.node.walls = walls
         for t in range(7):
             self.node.men[t] = 0
         self.node.occ = 0
@@ -403,7 +435,9 @@ cdef class BareKing:
                 raise ValueError(f"bad man {t} on square {sq}")
             self.node.men[t] |= bb(sq)
             self.node.occ |= bb(sq)
-        self.node.kings = kings & ~self.node.occ
+        if walls & self.node.occ:
+            raise ValueError("an enemy pawn on a square of ours")
+        self.node.kings = kings & ~self.node.occ & ~walls
 
     @property
     def kings(self):

@@ -304,7 +304,7 @@ cdef double mx_mating(const Meta* a) noexcept nogil:
     for t in range(PAWN, KING + 1):
         n.men[t] = a.ours[t]
     n.men[0] = 0
-    n.occ, n.kings, n.us = a.mine, a.possible[KING], a.us
+    n.occ, n.kings, n.walls, n.us = a.mine, a.possible[KING], 0, a.us
     return eg_mating(&n, n.kings, eg_attacks(&n, True))
 
 

@@ -18,6 +18,7 @@ from libc.math cimport log, sqrt
 
 cdef enum:
     MC_MAX_CHILDREN = 2        # an edge's legal answers: silent, or a capture on its square
+    MC_MAX_ROOT = 2 * MX_MAX_MOVES     # the tries a search may be given (pseudomoves, power moves)
 
 
 cdef struct McEdge:             # one of our tries from a node
@@ -29,7 +30,6 @@ cdef struct McEdge:             # one of our tries from a node
     double static[MC_MAX_CHILDREN]      # mx_static's value of each answer (silent, capture)
     double stalemated[MC_MAX_CHILDREN]  # and the chance of a stalemate there
     int child[MC_MAX_CHILDREN]          # the node after the enemy's move, -1 until visited
-    double legal                # the value if legal: the answers' lines weighed by their chances
 
 
 cdef struct McNode:             # our turn: a metaposition and our tries from it
@@ -119,7 +119,6 @@ cdef int mc_new_node(McTree* t, MxSearch* s, const Meta* m, const int* moves, co
         if e.capture > 0.0:
             e.static[1] = mx_static(s, m, moves[i], True, &after)
             e.stalemated[1] = s.stalemated
-        e.legal = (1.0 - e.capture) * e.static[0] + e.capture * e.static[1]
     t.n_edges += count
     t.n_nodes += 1
     mc_update(t, s, t.n_nodes - 1)
@@ -134,35 +133,41 @@ cdef double mc_line(const McTree* t, const MxSearch* s, const McEdge* e, int k) 
     return mx_blend(s, e.static[k], e.stalemated[k], t.nodes[e.child[k]].value)
 
 
+cdef inline double mc_legal(const McTree* t, const MxSearch* s, const McEdge* e) noexcept nogil:
+    """An edge's value if the referee lets it through: its answers' lines by their chances."""
+    return (1.0 - e.capture) * mc_line(t, s, e, 0) + e.capture * mc_line(t, s, e, 1)
+
+
 cdef void mc_update(McTree* t, const MxSearch* s, int index) noexcept nogil:
     """Node `index`'s value from its edges: each edge worth its legal value as often as the
     referee lets it through, else the best other edge's legal value (the mover tries again)."""
     cdef McNode* node = &t.nodes[index]
     cdef McEdge* e
     cdef int i
+    cdef double legal[MC_MAX_ROOT]
     cdef double first = -1e18, second = -1e18, other, best = -1e18, v
     for i in range(node.count):
-        v = t.edges[node.first + i].legal
+        v = legal[i] = mc_legal(t, s, &t.edges[node.first + i])
         if v > first:
             second, first = first, v
         elif v > second:
             second = v
     for i in range(node.count):
         e = &t.edges[node.first + i]
-        other = second if e.legal == first else first
+        other = second if legal[i] == first else first
         if other == -1e18:
-            other = e.legal
-        v = (1.0 - e.refused) * e.legal + e.refused * other
+            other = legal[i]
+        v = (1.0 - e.refused) * legal[i] + e.refused * other
         best = max(best, v)
     node.value = best
 
 
-cdef inline double mc_edge_value(const McTree* t, const McNode* node, const McEdge* e) noexcept nogil:
+cdef inline double mc_edge_value(const McTree* t, const MxSearch* s, const McNode* node, const McEdge* e) noexcept nogil:
     """An edge's value as mc_update counts it (the best other edge approximated by the node's)."""
-    return (1.0 - e.refused) * e.legal + e.refused * node.value
+    return (1.0 - e.refused) * mc_legal(t, s, e) + e.refused * node.value
 
 
-cdef int mc_select(const McTree* t, const McNode* node) noexcept nogil:
+cdef int mc_select(const McTree* t, const MxSearch* s, const McNode* node) noexcept nogil:
     """UCT among the node's edges: value plus c * sqrt(ln(visits) / edge visits); unvisited first
     in order of value."""
     cdef int i, best = -1
@@ -172,7 +177,7 @@ cdef int mc_select(const McTree* t, const McNode* node) noexcept nogil:
         e = &t.edges[node.first + i]
         if e.refused >= 1.0:
             continue
-        score = mc_edge_value(t, node, e) + t.exploration * sqrt(log_n / (e.visits + 1.0))
+        score = mc_edge_value(t, s, node, e) + t.exploration * sqrt(log_n / (e.visits + 1.0))
         if score > best_score:
             best_score, best = score, i
     return best
@@ -196,7 +201,7 @@ cdef void mc_search(McTree* t, MxSearch* s, long budget) noexcept nogil:
         child = -1
         while depth < 256:
             node = &t.nodes[index]
-            i = mc_select(t, node)
+            i = mc_select(t, s, node)
             if i < 0:
                 break
             e = &t.edges[node.first + i]
@@ -224,7 +229,6 @@ cdef void mc_search(McTree* t, MxSearch* s, long budget) noexcept nogil:
             e.visits += 1
             node.visits += 1
             e.taken += path_answers[depth]
-            e.legal = (1.0 - e.capture) * mc_line(t, s, e, 0) + e.capture * mc_line(t, s, e, 1)
             mc_update(t, s, path_nodes[depth])
 
 
@@ -278,6 +282,8 @@ cdef class Mcts:
             return None
         if positions < 1:
             raise ValueError("positions must be >= 1")
+        if n > MC_MAX_ROOT:
+            raise ValueError(f"at most {MC_MAX_ROOT} moves, not {n}")
         packed = <int*> PyMem_Malloc(n * sizeof(int))
         power = <bint*> PyMem_Malloc(n * sizeof(bint))
         if packed == NULL or power == NULL:
@@ -300,10 +306,10 @@ cdef class Mcts:
                     e = &self.t.edges[i]
                     if best < 0 or e.visits > self.t.edges[best].visits or (
                             e.visits == self.t.edges[best].visits
-                            and mc_edge_value(&self.t, &self.t.nodes[0], e)
-                            > mc_edge_value(&self.t, &self.t.nodes[0], &self.t.edges[best])):
+                            and mc_edge_value(&self.t, self.s, &self.t.nodes[0], e)
+                            > mc_edge_value(&self.t, self.s, &self.t.nodes[0], &self.t.edges[best])):
                         best = i
-            return packed[best], mc_edge_value(&self.t, &self.t.nodes[0], &self.t.edges[best])
+            return packed[best], mc_edge_value(&self.t, self.s, &self.t.nodes[0], &self.t.edges[best])
         finally:
             PyMem_Free(packed)
             PyMem_Free(power)

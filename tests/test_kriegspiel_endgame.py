@@ -237,3 +237,70 @@ class KingWatch:
 
     def next_try(self) -> str:
         return self.player.next_try()
+
+
+# --- A king and stuck pawns -----------------------------------------------------------------------
+
+STUCK = ["7k/7p/7P/8/8/8/8/4KQ2 w - - 0 1",          # h7 blocked by h6: Qf7 would stalemate
+         "7k/7p/1p5P/pP6/P7/8/8/4KQ2 w - - 0 1",      # three blocked pawns
+         "k7/p7/P7/8/8/8/8/4K2R w - - 0 1",
+         "8/2k5/3p4/p2P4/P7/8/8/Q3K3 w - - 0 1"]
+
+
+@pytest.mark.parametrize("fen", STUCK)
+def test_a_king_with_pawns_that_cannot_move_is_mated_by_the_search_that_keeps_them_stuck(fen):
+    """The enemy has its king and pawns blocked by ours, all known: the hand-over gives them to
+    the bare-king search as walls (it never frees one: our blockers stay, no man of ours steps
+    where a pawn could take), and the search mates against a random king -- the random player
+    alone would wander into stalemate or the fifty-move rule. The true king stays in the set."""
+    from pyrope.kriegspiel.endgame import HandOver
+
+    for seed in range(3):
+        referee = Referee(fen)
+        player = HandOver(RandomPlayer(seed))
+        watched = KingWatch(player, referee)
+        result = play_game(watched, RandomPlayer(seed=100 + seed), referee)
+        assert isinstance(player.playing, BareKingPlayer)
+        assert (result.result, result.termination) == ("1-0", "checkmate"), (fen, seed, referee.fen())
+
+
+def test_pawns_are_walls_only_while_each_is_sure_and_stuck():
+    from pyrope.kriegspiel.endgame import HandOver
+
+    def walls(fen):
+        player = HandOver(RandomPlayer(0))
+        player.start(chess.WHITE, fen)
+        return player.stuck_pawns()
+
+    assert walls("7k/7p/1p5P/pP6/P7/8/8/4KQ2 w - - 0 1") == chess.BB_H7 | chess.BB_B6 | chess.BB_A5
+    assert walls("7k/8/8/8/8/8/8/4KQ2 w - - 0 1") == 0                 # a bare king
+    assert walls("7k/7p/8/8/8/8/8/4KQ2 w - - 0 1") is None              # h7 may step
+    assert walls("7k/7p/6PP/8/8/8/8/4KQ2 w - - 0 1") is None            # h7 may take g6
+    assert walls("6nk/7p/7P/8/8/8/8/4KQ2 w - - 0 1") is None            # a knight is left
+    assert walls("7k/7p/7P/8/8/8/8/4KN2 w - - 0 1") is None             # no queen or rook to mate
+    # In the search, the blocker on h6 never moves and no man steps onto g6 (h7 would take).
+    search = BareKing(True, [(chess.E1, chess.KING), (chess.F1, chess.QUEEN), (chess.H6, chess.PAWN)],
+                      chess.BB_H8, chess.BB_H7)
+    moves = [unpacked(move) for move in search.moves()]
+    assert moves and all(move.from_square != chess.H6 and move.to_square != chess.G6 for move in moves)
+    assert unpacked(search.best(2)[0]) != chess.Move(chess.F1, chess.F7)    # the stalemate
+
+
+def test_a_stuck_pawn_set_free_hands_the_game_to_random_tries_not_to_a_crash():
+    """Were the king ever to take a man that keeps a pawn stuck, the search's belief would no
+    longer hold the truth: the player falls back to tries it cannot rule out."""
+    from pyrope.kriegspiel.endgame import HandOver
+
+    fen = "8/7p/6kP/8/8/8/Q7/K7 w - - 0 1"
+    referee, player = Referee(fen), HandOver(RandomPlayer(0))
+    player.start(chess.WHITE, fen)
+    player.hear(referee.opening)
+    assert isinstance(player.playing, BareKingPlayer)
+    player.playing._tried = chess.Move.from_uci("a2b1")            # h6 left loose, as if forced
+    answer = referee.try_move("a2b1")
+    player.answered("a2b1", True)
+    player.hear(answer.announcement)
+    answer = referee.try_move("g6h6")                               # the king takes the blocker
+    player.hear(answer.announcement)
+    assert isinstance(player.playing, RandomPlayer)
+    assert referee.try_move(player.next_try()) is not None

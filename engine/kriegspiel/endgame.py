@@ -17,7 +17,7 @@ import chess
 
 from .._kriegspiel import BareKing
 from .metaposition import Metaposition
-from .players import Player, try_text
+from .players import Player, RandomPlayer, try_text
 from .referee import Announcement
 
 DEPTH = 4               # our moves deep, each followed by every answer and the king's unseen step
@@ -81,12 +81,13 @@ class BareKingPlayer(Player):
         self.take_over(kings)
         self._opening = True
 
-    def take_over(self, kings: int) -> None:
+    def take_over(self, kings: int, walls: int = 0) -> None:
         """Play on from our men (self.own) with the enemy king somewhere in `kings` (a set of
-        squares): how a stronger player hands over once the enemy is bare."""
+        squares): how a stronger player hands over once the enemy is bare -- or has nothing else
+        but pawns `walls` (a set of squares), each surely there and stuck."""
         board = self.own.board
         men = [(square, piece.piece_type) for square, piece in board.piece_map().items()]
-        self.search = BareKing(self.color == chess.WHITE, men, kings)
+        self.search = BareKing(self.color == chess.WHITE, men, kings, walls)
         self._awaiting: Optional[chess.Move] = None     # our legal move, until its announcement
         self._visited: dict[tuple, set[int]] = {}       # moves played from each metaposition
         self._opening = False
@@ -147,7 +148,9 @@ def unpacked(move: int) -> chess.Move:
 class HandOver(Player):
     """`inner` plays until the enemy has nothing but its king, then the bare-king search takes over
     from where a metaposition kept beside it says the king may stand (sound: the true king is
-    always inside). How any player converts its won endings (the thesis's strong players do)."""
+    always inside). How any player converts its won endings (the thesis's strong players do).
+    The search takes over too when the enemy has nothing but its king and pawns that cannot move
+    (stuck_pawns): they are walls to it, which it keeps stuck."""
 
     def __init__(self, inner: Player, depth: int = DEPTH, max_nodes: int = MAX_NODES) -> None:
         self.inner, self.depth, self.max_nodes = inner, depth, max_nodes
@@ -162,21 +165,68 @@ class HandOver(Player):
     def hear(self, announcement: Announcement) -> None:
         self.playing.hear(announcement)
         if self.playing is not self.inner:
+            capture = announcement.capture
+            if capture and announcement.to_move == self.color and self.blockers >> capture.square & 1:
+                self.fall_back(announcement)
             return
         self.meta.hear(announcement)
-        bare = self.enemy_start - self.meta.captured_pawns - self.meta.captured_pieces == 1
-        if bare and announcement.outcome is None:
-            self.hand_over()
+        if announcement.outcome is not None:
+            return
+        walls = self.stuck_pawns()
+        # Pawn tries announced to the enemy: some pawn can take (en passant, say), so not stuck.
+        if walls is not None and not (walls and announcement.pawn_tries and announcement.to_move != self.color):
+            self.hand_over(walls)
 
     @property
     def own(self):
         return self.inner.own
 
-    def hand_over(self) -> None:
+    def fall_back(self, announcement: Announcement) -> None:
+        """A stuck pawn is free: play on at random among the tries that cannot be ruled out (the
+        search's set no longer holds the truth, and the inner player stopped listening)."""
+        fallback = RandomPlayer(f"{self.color}")
+        fallback.color, fallback.own = self.color, self.inner.own
+        fallback.announcement, fallback.refused = announcement, set()
+        self.playing = fallback
+
+    def stuck_pawns(self) -> Optional[int]:
+        """The enemy's pawns when it has no other man but its king and each is surely where the
+        metaposition says (its file's bounds leave it no other square) and cannot move: the square
+        in front holds one of our men (or another of its pawns), and none of ours stands where it
+        could take -- and we have a queen or rook to mate with. 0 for a bare king; None otherwise."""
+        men = self.enemy_start - self.meta.captured_pawns - self.meta.captured_pieces - 1
+        if men == 0:
+            return 0
+        # The files' lower bounds are sound: as many pawns surely on the board as men left means
+        # that no piece is left and no other file holds a pawn; then each file's pawns must have
+        # no more squares than pawns.
+        if sum(self.meta.pawns_min) != men:
+            return None
+        pawns = 0
+        for file, least in enumerate(self.meta.pawns_min):
+            squares = self.meta.possible[chess.PAWN] & chess.BB_FILES[file] if least else 0
+            if chess.popcount(squares) != least:
+                return None
+            pawns |= squares
+        board = self.inner.own.board
+        ours, enemy = board.occupied_co[self.color], not self.color
+        # The search mates with a queen or rook; without one, our men would only stand guard.
+        if not (board.queens | board.rooks) & ours:
+            return None
+        for square in chess.SquareSet(pawns):
+            ahead = square + (8 if enemy == chess.WHITE else -8)
+            if not (ours | pawns) & chess.BB_SQUARES[ahead] or chess.BB_PAWN_ATTACKS[enemy][square] & ours:
+                return None
+        return pawns
+
+    def hand_over(self, walls: int = 0) -> None:
+        # Our men in front of the stuck pawns: the search never lets the king take one, but were
+        # it forced to, a pawn would be free and the search's belief unsound (fall_back).
+        self.blockers = (walls >> 8 if self.color == chess.WHITE else walls << 8) & chess.BB_ALL
         endgame = BareKingPlayer(self.depth, self.max_nodes)
         endgame.color, endgame.own = self.color, self.inner.own
         endgame.announcement, endgame.refused = self.inner.announcement, set()
-        endgame.take_over(self.meta.possible[chess.KING])
+        endgame.take_over(self.meta.possible[chess.KING] & ~walls, walls)
         self.playing = endgame
 
     def answered(self, text: str, legal: bool) -> None:
