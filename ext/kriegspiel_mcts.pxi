@@ -61,23 +61,21 @@ cdef double mc_occupied(const MxSearch* s, const Meta* m, const MxDensity* densi
     return min(1.0, here)
 
 
-cdef void mc_answers(const MxSearch* s, const Meta* m, int move, bint power, double* refused,
-                     double* capture) noexcept nogil:
+cdef void mc_answers(const MxSearch* s, const Meta* m, const MxDensity* density, int move, bint power,
+                     double* refused, double* capture) noexcept nogil:
     """Approach B's model of the referee's answer to our try `move` from `m`: the chance it is
     refused (a man on its path; a pawn's step onto a man, its capture onto an empty square) and,
     if legal, the chance it takes. A power move (4.3.3) takes surely."""
     cdef int frm = move & 63, to = (move >> 6) & 63, sq
-    cdef MxDensity density
     cdef double free = 1.0, there
     cdef u64 path
-    mx_density(m, &density)
-    there = mc_occupied(s, m, &density, to)
+    there = mc_occupied(s, m, density, to)
     path = BETWEEN[frm][to] & ~m.mine
     if m.ours[KNIGHT] & bb(frm):
         path = 0
     while path:
         sq = lsb(path); path &= path - 1
-        free *= 1.0 - mc_occupied(s, m, &density, sq)
+        free *= 1.0 - mc_occupied(s, m, density, sq)
     if m.ours[PAWN] & bb(frm):
         if file_of(frm) == file_of(to):
             refused[0], capture[0] = 1.0 - free * (1.0 - there), 0.0
@@ -96,19 +94,21 @@ cdef int mc_new_node(McTree* t, MxSearch* s, const Meta* m, const int* moves, co
     cdef McNode* node
     cdef McEdge* e
     cdef Meta after
+    cdef MxDensity density
     cdef int i, k
     if moves == NULL:
         count = mp_generate(m, generated, False)
         moves = generated
     if t.n_nodes >= t.max_nodes or t.n_edges + count > t.max_edges:
         return -1
+    mx_density(m, &density)       # once for the node: every try's answers read it
     node = &t.nodes[t.n_nodes]
     node.m = m[0]
     node.first, node.count, node.visits = t.n_edges, count, 0
     for i in range(count):
         e = &t.edges[t.n_edges + i]
         e.move, e.visits, e.taken = moves[i], 0, 0
-        mc_answers(s, m, moves[i], power != NULL and power[i], &e.refused, &e.capture)
+        mc_answers(s, m, &density, moves[i], power != NULL and power[i], &e.refused, &e.capture)
         for k in range(MC_MAX_CHILDREN):
             e.child[k] = -1
             e.static[k] = e.stalemated[k] = 0.0
