@@ -175,15 +175,22 @@ cdef int mx_enemy_men(const Meta* m) noexcept nogil:
 cdef double mx_stalemates(const MxSearch* s, const Meta* m, const MxDensity* density, u64 attacked) noexcept nogil:
     """4.5.4: the chance (by the king's density, mx_chance) that the enemy king stands out of check
     with no square to go to -- stalemated, unless another of its men can move. A square holding an
-    unprotected man of ours is one to go to; one surely holding an enemy man is not."""
-    cdef u64 kings = m.possible[KING]
-    cdef int k
+    unprotected man of ours is one to go to; one that may hold an enemy pawn is not. The test leans
+    to stalemate, as a stalemate throws a won game away: a king counts as out of check when a man of
+    its own that may stand in the line would shield it (`attacked` passes through possible men: a
+    stuck pawn or a pinned piece may block the one line thought to give check), and a pawn that may
+    still stand on the square beside it (a6 or a7, the king on b7) may well be stuck there."""
+    cdef u64 kings = m.possible[KING], shields = m.mine | ~m.empty, checked
+    cdef int k, t
     cdef double total = 0.0, stalemated = 0.0, here
+    for t in range(PAWN, KING):
+        shields |= m.possible[t]
+    checked = men_attacks(m.ours, m.us, shields, True)
     while kings:
         k = lsb(kings); kings &= kings - 1
         here = mx_chance(s, m, density, KING, k)
         total += here
-        if not attacked & bb(k) and not KING_ATTACKS[k] & ~attacked & (m.empty | m.mine):
+        if not checked & bb(k) and not KING_ATTACKS[k] & ~attacked & ((m.empty & ~m.possible[PAWN]) | m.mine):
             stalemated += here
     return stalemated / total if total > 0.0 else 0.0
 

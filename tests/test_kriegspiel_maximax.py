@@ -95,6 +95,32 @@ def test_a_pawn_taken_by_a_pawn_is_lost_whole_and_the_kings_open_lines_cost():
     assert lines_cost("f7f6") > lines_cost("e7e6") > lines_cost("b8c6") == 0.0
 
 
+def stalemate_chance(fen: str, pawns: int, kings: int, uci: str) -> float:
+    """The stalemate chance Maximax sees after our silent `uci`, Black's pawns and king believed
+    anywhere on `pawns` and `kings`."""
+    meta = meta_of(fen)
+    meta.believe({chess.PAWN: pawns, chess.KING: kings}, meta.empty | pawns | kings)
+    search = Maximax()
+    search.evaluate(search.pseudo(meta.core, move(uci)), move(uci))
+    return search.stalemated
+
+
+def test_the_stalemate_test_leans_to_stalemate_where_a_possible_pawn_may_shield_or_be_stuck():
+    """Journal games lost to stalemate (maximax vs random, games 111 and 401). Black's king on g8,
+    its pawn on g4, g5 or g6: the queen on g3 checks g8 only if the pawn is not in the line -- it is,
+    blocked by the queen, and every square around the king is covered: any quiet move but one that
+    frees a square stalemates. Black's king on b7 beside its a-pawn, on a6 or a7: a6 is no square
+    to go to if the pawn is stuck there (White's pawn on a5)."""
+    g8 = "6k1/8/3N3Q/4p3/1Q2P1p1/3Q2Q1/6K1/1RB5 w - - 0 1"
+    g_pawn = chess.BB_G4 | chess.BB_G5 | chess.BB_G6 | chess.BB_E5
+    assert stalemate_chance(g8, g_pawn, chess.BB_G8 | chess.BB_E7, "d3b5") > 0.9
+    assert stalemate_chance(g8, g_pawn, chess.BB_G8 | chess.BB_E7, "h6h5") == 0.0   # f8 is free
+    b7 = "8/1k1B4/p1N5/P2RQ2Q/8/1P4P1/1B4P1/3QK1NQ w - - 0 1"
+    a_pawn = chess.BB_A6 | chess.BB_A7
+    assert stalemate_chance(b7, a_pawn, chess.BB_B7 | chess.BB_C7 | chess.BB_G7, "h5e8") > 0.9
+    assert stalemate_chance(b7, a_pawn, chess.BB_B7 | chess.BB_C7 | chess.BB_G7, "h5h1") == 0.0
+
+
 @pytest.mark.parametrize("shallow", [True, False])
 def test_a_pawn_is_not_pushed_through_an_unmoved_pawn_to_promote(shallow):
     """Below the root the prediction lets every pawn push through; one onto a square the enemy's
