@@ -163,15 +163,6 @@ cdef double mx_entropy(const Meta* m) noexcept nogil:
     return e
 
 
-cdef int mx_enemy_men(const Meta* m) noexcept nogil:
-    """The enemy men left, king included (16 less what we took, on a standard start; the bound
-    the start gave otherwise)."""
-    cdef int t, men = 0
-    for t in range(PAWN, KING + 1):
-        men += m.enemy_men[t]
-    return men - m.captured_pawns - m.captured_pieces
-
-
 cdef double mx_stalemates(const MxSearch* s, const Meta* m, const MxDensity* density, u64 attacked) noexcept nogil:
     """4.5.4: the chance (by the king's density, mx_chance) that the enemy king stands out of check
     with no square to go to -- stalemated, unless another of its men can move. A square holding an
@@ -256,7 +247,7 @@ cdef double mx_eval(const MxSearch* s, const Meta* a, int move, bint took, bint 
             value += w.open_file
     value += w.control * popcount(attacked & ~a.mine)
     value -= w.entropy * mx_entropy(a)
-    enemy, stuck = mx_enemy_men(a), mx_pawns_stuck(s, a, &density)
+    enemy, stuck = mp_enemy_men(a), mx_pawns_stuck(s, a, &density)
     stalemated[0] = 0.0
     if enemy <= 3:      # the end is near: hunt the king as the bare-king search does
         value += w.hunt * mx_mating(a)
@@ -284,7 +275,7 @@ cdef double mx_pawns_stuck(const MxSearch* s, const Meta* a, const MxDensity* de
     # the men left besides the king (we took the rest); else at least as likely as the root
     # density's expected pieces say (the metaposition keeps a type possible while a promotion may
     # have made one, long after we took every piece).
-    if a.possible[KNIGHT] | a.possible[BISHOP] | a.possible[ROOK] | a.possible[QUEEN] and pawns < mx_enemy_men(a) - 1:
+    if a.possible[KNIGHT] | a.possible[BISHOP] | a.possible[ROOK] | a.possible[QUEEN] and pawns < mp_enemy_men(a) - 1:
         stuck = 1.0 - min(1.0, s.root.mass[KNIGHT] + s.root.mass[BISHOP] + s.root.mass[ROOK] + s.root.mass[QUEEN])
         if stuck <= 0.0:
             return 0.0
@@ -536,7 +527,7 @@ cdef class Maximax:
         """The static value of `core`'s metaposition, `move` (a capture when `took`) just made
         into it (for tests)."""
         self.s.root = &core.d
-        self.s.prior = 1.0 / max(1, mx_enemy_men(&core.m))
+        self.s.prior = 1.0 / max(1, mp_enemy_men(&core.m))
         return mx_eval(self.s, &core.m, move, took, False, &self.s.stalemated)
 
     def pseudo(self, MetaCore core, int move, bint capture=False):
@@ -569,7 +560,7 @@ cdef class Maximax:
             self.s.positions = 0
             self.s.stamp += 1
             self.s.root = &core.d
-            self.s.prior = 1.0 / max(1, mx_enemy_men(&core.m))
+            self.s.prior = 1.0 / max(1, mp_enemy_men(&core.m))
             budget = (<double> positions) / n
             with nogil:
                 for i in range(n):

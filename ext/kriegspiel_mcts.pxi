@@ -298,7 +298,7 @@ cdef class Mcts:
             self._reserve(positions, n)
             self.s.positions = 0
             self.s.root = &core.d
-            self.s.prior = 1.0 / max(1, mx_enemy_men(&core.m))
+            self.s.prior = 1.0 / max(1, mp_enemy_men(&core.m))
             with nogil:
                 mc_new_node(&self.t, self.s, &core.m, packed, power, n)
                 mc_search(&self.t, self.s, positions)

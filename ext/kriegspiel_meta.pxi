@@ -139,11 +139,38 @@ cdef int own_moves(const u64* men, int us, u64 blockers, u64 landing, u64 pushab
     return count
 
 
+cdef int mp_enemy_men(const Meta* m) noexcept nogil:
+    """The enemy men left, king included (16 less what we took, on a standard start; the bound
+    the start gave otherwise)."""
+    cdef int t, men = 0
+    for t in range(PAWN, KING + 1):
+        men += m.enemy_men[t]
+    return men - m.captured_pawns - m.captured_pieces
+
+
 cdef void mp_tidy(Meta* m) noexcept nogil:
-    """A square no man may hold is empty; files that can hold no pawn; castling rights of a king or
-    rook that has surely left home."""
-    cdef int f, on_file
-    cdef u64 file_mask
+    """A square surely occupied where only a pawn may stand holds one of its file's pawns (the file
+    has at least as many; where it has no more, none stands elsewhere on it); when the pawns
+    surely on the board are all the men left besides the king, no piece is left and no file holds
+    more pawns than it surely has; a square no man may hold is empty; files that can hold no pawn;
+    castling rights of a king or rook that has surely left home."""
+    cdef int f, on_file, held, pawns = 0, t
+    cdef u64 file_mask, pawn_only = ~m.empty & ~m.mine & m.possible[PAWN]
+    for t in range(KNIGHT, KING + 1):
+        pawn_only &= ~m.possible[t]
+    for f in range(8):
+        file_mask = FILE_A << f
+        held = popcount(pawn_only & file_mask)
+        if held > m.pawns_min[f]:
+            m.pawns_min[f] = held
+        if held and held >= m.pawns_max[f]:
+            m.possible[PAWN] &= ~file_mask | pawn_only
+        pawns += m.pawns_min[f]
+    if pawns == mp_enemy_men(m) - 1:
+        for t in range(KNIGHT, QUEEN + 1):
+            m.possible[t] = 0
+        for f in range(8):
+            m.pawns_max[f] = m.pawns_min[f]
     m.empty |= ~m.mine & ~mp_maybe_enemy(m)
     for f in range(8):
         file_mask = FILE_A << f
@@ -255,6 +282,23 @@ cdef void mp_no_enemy_pawn_tries(Meta* m) noexcept nogil:
                              m.possible[KING] if diagonal & bb(q) else 0)
         if not pinned:
             m.possible[PAWN] &= ~bb(sq)
+    mp_tidy(m)
+
+
+cdef void mp_refused(Meta* m, int frm, int to, bint in_check) noexcept nogil:
+    """The referee refused our pawn's step frm-to while we were not in check: an enemy man stands on
+    `to` -- unless the pawn may be pinned to our king (the step may have uncovered a check). Only
+    a single step is read (a double step may have been stopped on the square between)."""
+    cdef u64 straight = m.possible[ROOK] | m.possible[QUEEN], diagonal = m.possible[BISHOP] | m.possible[QUEEN]
+    cdef int king = lsb(m.ours[KING]) if m.ours[KING] else -1
+    if in_check or not m.ours[PAWN] & bb(frm) or to != frm + (8 if m.us == WHITE else -8):
+        return
+    if m.mine & bb(to) or not mp_maybe_enemy(m) & bb(to):
+        return
+    if king >= 0 and may_pin(king, frm, m.mine, straight, diagonal):
+        return
+    m.empty &= ~bb(to)
+    m.age[to] = MP_SURELY_OCCUPIED_AGE
     mp_tidy(m)
 
 
@@ -503,6 +547,12 @@ cdef class MetaCore:
         cdef Meta before = self.m
         mp_their_move(&self.m, captured, captured_pawn, checks, pawn_tries)
         dn_their_move(&self.d, &before, captured)
+        dn_condition(&self.d, &self.m)
+
+    def refused(self, int frm, int to, bint in_check):
+        """The referee refused our try frm-to (mp_refused: a pawn's single step, read when we were
+        not in check)."""
+        mp_refused(&self.m, frm, to, in_check)
         dn_condition(&self.d, &self.m)
 
     def set_belief(self, possible=None, u64 empty=0, bint set_empty=False):

@@ -90,6 +90,7 @@ class Metaposition(Belief):
         files = [sum(1 for s in board.pieces(chess.PAWN, not color) if chess.square_file(s) == f) for f in range(8)]
         self.pawns_min, self.pawns_max = list(files), list(files)
         self.captured_pawns = self.captured_pieces = 0
+        self._men = chess.popcount(board.occupied_co[not color])     # the enemy's at the start
         home = chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1
         self.castling = board.castling_rights & home
         self._king_home = board.king(not color)            # where castling starts (any start FEN)
@@ -255,6 +256,25 @@ class Metaposition(Belief):
             self._no_pawn_tries()
         self._age()
 
+    def refused(self, move: chess.Move, in_check: bool) -> None:
+        """The referee refused our try `move`: a pawn's single step, refused while we were not in
+        check, tells an enemy man stands on its square -- unless the pawn may be pinned to our king."""
+        pawn = self.ours.piece_type_at(move.from_square) == chess.PAWN
+        step = 8 if self.color == chess.WHITE else -8
+        to = chess.BB_SQUARES[move.to_square]
+        if in_check or not pawn or move.to_square != move.from_square + step:
+            return
+        if to & self.mine or not to & self.maybe_enemy:
+            return
+        king = self.ours.king(self.color)
+        straight = self.possible[chess.ROOK] | self.possible[chess.QUEEN]
+        diagonal = self.possible[chess.BISHOP] | self.possible[chess.QUEEN]
+        if king is not None and self._may_pin(king, move.from_square, straight, diagonal):
+            return
+        self.empty &= ~to
+        self.age[move.to_square] = SURELY_OCCUPIED_AGE
+        self._tidy()
+
     def _no_pawn_tries(self) -> None:
         """We have no legal pawn capture (and are not in check): no enemy man stands where one of
         our pawns attacks, unless that pawn may be pinned to our king."""
@@ -335,8 +355,24 @@ class Metaposition(Belief):
         self._tidy()
 
     def _tidy(self) -> None:
-        """Consequences kept in step: a square no man may hold is empty; files that can hold no
+        """Consequences kept in step: a square surely occupied where only a pawn may stand holds
+        one of its file's pawns (at least as many there; if no more, none elsewhere on the file);
+        the pawns surely on the board all the men left besides the king: no piece, no file with
+        more pawns than it surely has; a square no man may hold is empty; files that can hold no
         pawn; castling rights of a king or rook that has surely left home."""
+        others = 0
+        for t in PIECE_TYPES[1:]:
+            others |= self.possible[t]
+        pawn_only = chess.BB_ALL & ~self.empty & ~self.mine & self.possible[chess.PAWN] & ~others
+        for f in range(8):
+            held = chess.popcount(pawn_only & chess.BB_FILES[f])
+            self.pawns_min[f] = max(self.pawns_min[f], held)
+            if held and held >= self.pawns_max[f]:
+                self.possible[chess.PAWN] &= ~chess.BB_FILES[f] | pawn_only
+        if sum(self.pawns_min) == self._men - self.captured_pawns - self.captured_pieces - 1:
+            for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+                self.possible[t] = 0
+            self.pawns_max = list(self.pawns_min)
         self.empty |= chess.BB_ALL & ~self.mine & ~self.maybe_enemy
         for f in range(8):
             on_file = chess.popcount(self.possible[chess.PAWN] & chess.BB_FILES[f])

@@ -45,7 +45,7 @@ def test_our_move_is_predicted_legal_silent_and_capturing_only_where_a_man_surel
 
 
 def test_a_refused_slide_gives_the_power_move_to_the_farthest_square_that_may_hold_a_man():
-    meta = meta_of("4k3/8/8/8/p7/8/8/R3K3 w - - 0 1")
+    meta = meta_of("4k2n/8/8/8/p7/8/8/R3K3 w - - 0 1")     # the knight: the count allows one
     meta.believe({chess.PAWN: chess.BB_A3 | chess.BB_A5, chess.KNIGHT: chess.BB_A6})
     assert meta.core.power_move(move("a1a8")) == move("a1a6")
     assert meta.core.power_move(move("a1a5")) == move("a1a3")

@@ -34,6 +34,10 @@ class Both:
         self.oracle.their_move(announcement)
         self.meta.their_move(announcement)
 
+    def refused(self, move, in_check) -> None:
+        self.oracle.refused(move, in_check)
+        self.meta.refused(move, in_check)
+
 
 class Twin(Tracked):
     """A player keeping both metapositions from what it hears, compared after every update."""

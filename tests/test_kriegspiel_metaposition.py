@@ -48,6 +48,9 @@ class Tracked:
         self.player.answered(text, legal)
         if legal:
             self.last = self.pending
+        elif self.pending is not None:
+            self.meta.refused(self.pending, bool(self.player.announcement.checks))
+            self._check("refused")
 
     def _check(self, when):
         self.updates += 1
@@ -115,9 +118,10 @@ def test_a_capture_on_our_man_puts_the_capturer_there():
     answer = referee.try_move("d4e3")                 # Pawn at e3 captured
     assert answer.legal and answer.announcement.capture.square == chess.E3
     white.their_move(answer.announcement)
-    # Only the d4 pawn could take there; which pseudo-piece moved is not known, so d4 keeps its
-    # pawn too, but may now be empty, and e3 surely holds the capturer.
-    assert white.possible[chess.PAWN] == chess.BB_E3 | chess.BB_D4
+    # Only the d4 pawn could take there, and e3 surely holds the capturer. Which pseudo-piece moved
+    # is not known, but the count is: Black has its king and one man, the pawn surely on e3, so
+    # d4 is empty (the pawns surely on the board are all the men left besides the king).
+    assert white.possible[chess.PAWN] == chess.BB_E3
     assert not any(white.possible[t] & chess.BB_E3 for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
     assert not white.empty & chess.BB_E3
     assert white.empty & chess.BB_D4
@@ -189,14 +193,45 @@ def test_a_pawn_our_slider_may_pin_to_its_king_is_not_cleared_by_no_pawn_tries()
 
 def test_our_having_no_pawn_tries_clears_the_squares_our_pawns_attack():
     # After Black's move we are told of no pawn try: nothing stands on d5 or f5, where our e4 pawn
-    # would take it.
-    fen = "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"
+    # would take it. (Black's knight makes the believed knights possible: with its king alone, no
+    # piece could be.)
+    fen = "4k3/8/8/8/4P3/8/8/n3K3 b - - 0 1"
     meta = Metaposition(fen, chess.WHITE)
     everywhere = chess.BB_ALL & ~meta.mine & ~chess.BB_RANK_1 & ~chess.BB_RANK_8
     meta.believe({chess.KNIGHT: everywhere, chess.PAWN: 0}, chess.BB_ALL & ~meta.mine)
-    referee = Referee("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1")
+    referee = Referee(fen)
     answer = referee.try_move("e8d8")
     assert answer.announcement.pawn_tries == 0
     meta.their_move(answer.announcement)
     assert not meta.maybe_enemy & (chess.BB_D5 | chess.BB_F5)
     assert meta.possible[chess.KNIGHT] & chess.BB_D6
+
+
+def test_a_refused_pawn_step_shows_a_man_on_its_square_and_the_count_places_the_pawn():
+    """Journal game 123 (maximax vs random, fifty moves): Black has its king and its a-pawn, on a5,
+    a6 or a7, and our a4 pawn's step is refused. Not in check, the pawn not pinnable: a man stands
+    on a5; no piece is left (the count), so it is the pawn, and a6 and a7 are empty."""
+    fen = "1N1Q4/k7/8/p1K5/P7/QN6/8/3R4 w - - 0 1"
+    a_pawn = chess.BB_A5 | chess.BB_A6 | chess.BB_A7
+    kings = chess.BB_A7 | chess.BB_B7 | chess.BB_A8
+
+    def believing():
+        meta = Metaposition(fen, chess.WHITE)
+        meta.believe({chess.PAWN: a_pawn, chess.KING: kings}, meta.empty | a_pawn | kings)
+        return meta
+
+    meta = believing()
+    meta.refused(chess.Move.from_uci("a4a5"), in_check=False)
+    assert meta.possible[chess.PAWN] == chess.BB_A5 and not meta.empty & chess.BB_A5
+    assert meta.empty & (chess.BB_A6 | chess.BB_A7)
+    # In check, the step may have been refused for not answering it: nothing is learnt.
+    meta = believing()
+    meta.refused(chess.Move.from_uci("a4a5"), in_check=True)
+    assert meta.possible[chess.PAWN] == a_pawn
+    # A rook that may stand on the fourth rank beyond the pawn may pin it to our king on e4.
+    pinned = "k7/8/2p5/8/r1P1K3/8/8/3Q4 w - - 0 1"
+    c_pawn, rooks = chess.BB_C5 | chess.BB_C6 | chess.BB_C7, chess.BB_A4 | chess.BB_B4
+    meta = Metaposition(pinned, chess.WHITE)
+    meta.believe({chess.PAWN: c_pawn, chess.ROOK: rooks}, meta.empty | c_pawn | rooks)
+    meta.refused(chess.Move.from_uci("c4c5"), in_check=False)
+    assert meta.possible[chess.PAWN] == c_pawn and meta.empty & chess.BB_C5

@@ -1,8 +1,8 @@
 """Darkboard 1.0 (thesis chapter 4): a player that keeps a metaposition and chooses its tries by a
 weighted maximax over metapositions. The search and its evaluation are compiled
 (pyrope._kriegspiel.Maximax, ext/kriegspiel_maximax.pxi); this module keeps the metaposition in
-step with the game, turns refused tries into power moves (4.3.3) and asks the search for the next
-try. docs/kriegspiel.md ("Maximax") says how it plays and how strong it is.
+step with the game (a refused pawn step tells where an enemy man stands), turns refused tries into
+power moves (4.3.3) and asks the search for the next try. docs/kriegspiel.md ("Maximax") says how it plays and how strong it is.
 """
 from __future__ import annotations
 
@@ -48,6 +48,7 @@ class MaximaxPlayer(RandomPlayer):
             self.meta.played(self._tried)
             self.power = set()
         else:
+            self.meta.refused(self._tried, bool(self.announcement.checks))
             power = self.meta.core.power_move(packed(self._tried))
             if power >= 0:
                 self.power.add(power)

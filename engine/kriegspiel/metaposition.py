@@ -90,6 +90,12 @@ class Metaposition(Belief):
         else:
             self.their_move(announcement)
 
+    def refused(self, move: chess.Move, in_check: bool) -> None:
+        """The referee refused our try `move`, `in_check` when we were in check: a pawn's single
+        step then tells where an enemy man stands (MetaCore.refused)."""
+        self.core.refused(move.from_square, move.to_square, in_check)
+        self._read()
+
     def _read(self) -> None:
         state = self.core.state()
         self.possible = dict(zip(PIECE_TYPES, state["possible"]))
