@@ -2,7 +2,8 @@
 weighted maximax over metapositions. The search and its evaluation are compiled
 (pyrope._kriegspiel.Maximax, ext/kriegspiel_maximax.pxi); this module keeps the metaposition in
 step with the game (a refused pawn step tells where an enemy man stands), turns refused tries into
-power moves (4.3.3) and asks the search for the next try. docs/kriegspiel.md ("Maximax") says how it plays and how strong it is.
+power moves (4.3.3) and asks the search for the next try. docs/kriegspiel.md ("Maximax") says how
+it plays and how strong it is.
 """
 from __future__ import annotations
 
