@@ -268,14 +268,11 @@ cdef double mx_pawns_stuck(const MxSearch* s, const Meta* a, const MxDensity* de
     cdef u64 b
     cdef int sq, f, enemy = 1 - a.us
     cdef double stuck = 1.0, here, total, free
-    cdef int pawns = 0
-    for f in range(8):
-        pawns += a.pawns_min[f]
-    # No piece is left when none may stand anywhere, or when the pawns surely on the board are all
-    # the men left besides the king (we took the rest); else at least as likely as the root
-    # density's expected pieces say (the metaposition keeps a type possible while a promotion may
-    # have made one, long after we took every piece).
-    if a.possible[KNIGHT] | a.possible[BISHOP] | a.possible[ROOK] | a.possible[QUEEN] and pawns < mp_enemy_men(a) - 1:
+    # No piece is left when none may stand anywhere (mp_tidy also rules them all out when the pawns
+    # surely on the board are all the men left besides the king); else at least as likely as the
+    # root density's expected pieces say (the metaposition keeps a type possible while a promotion
+    # may have made one, long after we took every piece).
+    if a.possible[KNIGHT] | a.possible[BISHOP] | a.possible[ROOK] | a.possible[QUEEN]:
         stuck = 1.0 - min(1.0, s.root.mass[KNIGHT] + s.root.mass[BISHOP] + s.root.mass[ROOK] + s.root.mass[QUEEN])
         if stuck <= 0.0:
             return 0.0
