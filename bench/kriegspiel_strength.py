@@ -4,13 +4,19 @@
         [--pgn DIR] [--table]
 
 Each check is one `pyrope kriegspiel match` (run by this Python: `python3 -m pyrope.cli`) between
-built-in players at their default budgets, from the standard start, colours alternating, players'
-choices seeded by the game's number (so a check replays the same games); the issue's criterion is
-in the table's last column:
+built-in players at their default budgets, from the standard start unless the check says otherwise,
+colours alternating, players' choices seeded by the game's number (so a check replays the same
+games); the issue's criterion is in the table's last column:
 
   maximax-random        Darkboard 1.0's maximax against the random player, 1,000 games: at least
                         the thesis's 94.8% wins (section 4.6)
   maximax-semi-random   the same against the semi-random player: at least 79.3% wins
+  mcts-random           Darkboard 2.0's MCTS against the random player, 1,000 games: above 94.8%
+                        wins, its 95% interval's lower end included
+  mcts-semi-random      the same against the semi-random player: above 79.3%
+  mcts-maximax          the MCTS against the maximax, 400 games from the first 200 balanced openings
+                        (both players are deterministic: from one start every game is the same), each
+                        twice with colours swapped: at least +100 Elo, the interval's lower end above +50
 
 A check's journal is DIR/<check>.jsonl (default bench/results/kriegspiel/): run the same command
 again, in this session or a later one, and every check plays on where it stopped; --chunk N plays at
@@ -35,12 +41,18 @@ SEED = 16                               # the players' seeds (the journal keeps 
 CHECKS = [
     Check("maximax-random", 1000, ["random"], ["maximax"], "94.8% wins or more"),
     Check("maximax-semi-random", 1000, ["semi-random"], ["maximax"], "79.3% wins or more"),
+    Check("mcts-random", 1000, ["random"], ["mcts"], "above 94.8% wins, lower end too"),
+    Check("mcts-semi-random", 1000, ["semi-random"], ["mcts"], "above 79.3% wins, lower end too"),
+    Check("mcts-maximax", 400, ["maximax"], ["mcts"], "+100 Elo or more, lower end above +50"),
 ]
+OPENINGS = {"mcts-maximax": ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"}
 
 
 def command(check: Check, args: argparse.Namespace, games: int) -> List[str]:
     words = python_command("kriegspiel", "match", "--white", *check.first, "--black", *check.opponent,
                            "--games", str(games), "--seed", str(SEED), "--concurrency", str(args.concurrency))
+    if check.name in OPENINGS:
+        words += ["--openings", str(OPENINGS[check.name])]
     if args.pgn:
         args.pgn.mkdir(parents=True, exist_ok=True)
         words += ["--pgn", str(args.pgn / f"{check.name}.pgn")]
