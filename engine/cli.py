@@ -44,6 +44,7 @@ SUBCOMMANDS = {
     "kriegspiel": (".kriegspiel.command", "Kriegspiel (ICC wild 16): play at the terminal, matches between players"),
     "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
     "train": (".selfplay.train", "train the NNUE on datagen's positions (PyTorch, CPU) and write it quantised"),
+    "evolve": (".selfplay.evolve.run", "evolve the evaluation's weights in gene pools of self-play games"),
 }
 
 DESCRIPTION = """\

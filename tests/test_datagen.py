@@ -20,7 +20,7 @@ import pytest
 from engine_command import PYROPE
 from pyrope._core import Board, Search
 from pyrope.selfplay import dataset
-from pyrope.selfplay.datagen import white_score
+from pyrope.selfplay.game import white_score
 from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
 
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")

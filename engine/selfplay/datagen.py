@@ -13,39 +13,27 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
-import fcntl
 import hashlib
 import itertools
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 
-from .. import __version__, console
+from .. import console
 from .._core import Board, Search
 from . import dataset
+from .game import HASH_MB, WIN_CP, choose_opening, play_out
 from .jobs import LocalWorkers, RayWorkers, finished_records, open_journal, run_job
 from .journal import Journal
+from .rundir import lock_directory, revision, write_atomically
 
 DEFAULT_NODES = 5000        # depth 7, about 2 ms of CPU a move: 1 million positions per CPU-hour (docs/datagen.md)
 DEFAULT_RANDOM_PLIES = 8
-HASH_MB = 8                 # 512K entries: about the nodes of a whole game at 5000 a move
 GAMES_PER_TASK = 32
-
-OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
-OPENING_ATTEMPTS = 100
 SKIP_SEARCHED_PLIES = 8     # the first searched moves repeat across games: not written
-WIN_CP, WIN_PLIES = 1000, 6              # both sides agree for three moves each: adjudicated win
-DRAW_CP, DRAW_PLIES, DRAW_FROM_PLY = 10, 12, 80     # six moves each near 0.00 after move 40: draw
-MAX_PLIES = 600             # a safety net; the fifty-move rule nearly always ends a game first
-MATE_CP = 32000             # a mate score as a number, for the adjudication and the quiet test
-
-ENDS = {"White mates": "checkmate", "Black mates": "checkmate", "Stalemate": "stalemate",
-        "Insufficient material": "insufficient material", "Fifty-move rule": "fifty moves",
-        "Threefold repetition": "repetition"}
 
 
 @dataclass(frozen=True)
@@ -56,102 +44,28 @@ class Settings:
     seed: int
     random_plies: int
     games_per_task: int
-    openings: tuple = ()        # FENs; empty: the start position
+    openings: tuple = ()
     openings_hash: str | None = None
-
-
-def white_score(result: dict, white_to_move: bool) -> int:
-    """A search result's score in centipawns from white's point of view; mates as +-MATE_CP."""
-    score = result["score"]
-    value = score["cp"] if "cp" in score else (MATE_CP if score["mate"] > 0 else -MATE_CP)
-    return value if white_to_move else -value
-
-
-def choose_opening(settings: Settings, rng: random.Random, search: Search) -> Board:
-    """The start position or a random line of the openings file, then random plies; drawn again
-    while the position has ended or is already decided (its search score beyond OPENING_BOUND_CP)."""
-    for _ in range(OPENING_ATTEMPTS):
-        board = Board(rng.choice(settings.openings)) if settings.openings else Board()
-        for _ in range(settings.random_plies):
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if board.outcome() is not None:
-            continue
-        if abs(white_score(search.run(board, nodes=settings.nodes), board.white_to_move)) <= OPENING_BOUND_CP:
-            return board
-    raise RuntimeError(f"no balanced opening found in {OPENING_ATTEMPTS} tries: fewer --random-plies?")
-
-
-class Adjudicator:
-    """Ends a game early from the scores of successive searches (white's point of view): a win when
-    WIN_PLIES searches in a row, both sides', give the same side WIN_CP or more; a draw when
-    DRAW_PLIES searches in a row from ply DRAW_FROM_PLY on are within DRAW_CP of zero."""
-
-    def __init__(self) -> None:
-        self.win_sign = 0
-        self.win_plies = 0
-        self.draw_plies = 0
-
-    def verdict(self, score: int, ply: int) -> tuple[str, str] | None:
-        sign = (score >= WIN_CP) - (score <= -WIN_CP)
-        self.win_plies = self.win_plies + 1 if sign and sign == self.win_sign else abs(sign)
-        self.win_sign = sign
-        self.draw_plies = self.draw_plies + 1 if ply >= DRAW_FROM_PLY and abs(score) <= DRAW_CP else 0
-        if self.win_plies >= WIN_PLIES:
-            return ("1-0" if sign > 0 else "0-1"), "win adjudication"
-        if self.draw_plies >= DRAW_PLIES:
-            return "1/2-1/2", "draw adjudication"
-        return None
-
-
-def game_ply(board: Board) -> int:
-    return 2 * (board.fullmove_number - 1) + (not board.white_to_move)
 
 
 def play_game(settings: Settings, number: int) -> tuple[list[bytes], dict]:
     """Play game `number`; returns its records and its log entry."""
     rng = random.Random(f"{settings.seed}/{number}")
     search = Search(threads=1, hash_mb=HASH_MB)     # a fresh search: the game depends on nothing before it
-    board = choose_opening(settings, rng, search)
+    board = choose_opening(rng, settings.openings, settings.random_plies, settings.nodes, search)
     search.clear()
     opening = board.fen()
-    adjudicator = Adjudicator()
-    kept, moves = [], []
-    while True:
-        ended = board.outcome()
-        if ended is not None:
-            result, end = ended[0], ENDS[ended[1]]
-            break
-        if len(moves) >= MAX_PLIES:
-            result, end = "1/2-1/2", "ply limit"
-            break
-        found = search.run(board, nodes=settings.nodes)
-        score = white_score(found, board.white_to_move)
+    kept = []
+
+    def keep_quiet(position: Board, found: dict, score: int, ply: int) -> None:
         # Quiet: the score is that of the position as it stands, which a static evaluation can learn.
-        if (len(moves) >= SKIP_SEARCHED_PLIES and abs(score) < WIN_CP and not board.is_check()
-                and found["move"] not in board.legal_moves("captures")):      # captures include promotions
-            kept.append((board.fen(), score, len(moves)))
-        verdict = adjudicator.verdict(score, game_ply(board))
-        if verdict is not None:
-            result, end = verdict
-            break
-        moves.append(found["move"])
-        board.push(found["move"])
+        if (ply >= SKIP_SEARCHED_PLIES and abs(score) < WIN_CP and not position.is_check()
+                and found["move"] not in position.legal_moves("captures")):      # captures include promotions
+            kept.append((position.fen(), score, ply))
+    result, end, moves = play_out(board, lambda position: search.run(position, nodes=settings.nodes), keep_quiet)
     log = {"game": number, "opening": opening, "moves": " ".join(moves), "result": result, "end": end,
            "plies": [ply for _, _, ply in kept]}
     return [dataset.encode(fen, score, result) for fen, score, _ in kept], log
-
-
-def write_atomically(path: str, data: bytes) -> None:
-    """Write `data` to `path` whole or not at all: a temporary name, fsync, rename."""
-    temporary = path + ".tmp"
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
 
 
 @dataclass(frozen=True)
@@ -232,17 +146,6 @@ def check_shards(job: DatagenJob, records: dict[int, dict]) -> list[int]:
     return missing
 
 
-def lock_directory(out: str):
-    """Hold DIR/.lock for the whole run: two runs writing one directory would play the same tasks."""
-    handle = open(os.path.join(out, ".lock"), "w")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.close()
-        raise ValueError(f"another datagen run is writing {out}") from None
-    return handle
-
-
 def summary(records: dict[int, dict], new_positions: int, seconds: float, workers: int) -> list[str]:
     results = collections.Counter()
     ends = collections.Counter()
@@ -306,23 +209,13 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
     return DatagenJob(settings, args.out, args.positions, revision())
 
 
-def revision() -> str:
-    """Pyrope's version and, when it runs from a git checkout, the commit (with -dirty for changes)."""
-    try:
-        described = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "describe", "--always",
-                                    "--dirty", "--abbrev=12"], capture_output=True, text=True, timeout=10)
-    except OSError:         # no git
-        return __version__
-    return f"{__version__}+{described.stdout.strip()}" if described.returncode == 0 else __version__
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         os.makedirs(os.path.join(args.out, "positions"), exist_ok=True)
         os.makedirs(os.path.join(args.out, "games"), exist_ok=True)
     except OSError as error:
         raise ValueError(f"cannot make the output directory {args.out}: {error.strerror}") from None
-    lock = lock_directory(args.out)
+    lock = lock_directory(args.out, "datagen")
     journal_path = os.path.join(args.out, "journal.jsonl")
     try:
         job = build_job(args, Journal(journal_path).header)

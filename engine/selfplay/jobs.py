@@ -70,7 +70,7 @@ class Backend(Protocol):
     """Where tasks run: LocalWorkers or RayWorkers."""
     capacity: int       # tasks it runs at once
 
-    def start(self, job: Job) -> None: ...
+    def start(self, job: Job) -> None: ...     # again for the next job of a run (keep_backend)
 
     def submit(self, task_id: int) -> None: ...
 
@@ -92,10 +92,12 @@ def finished_records(journal: Journal) -> dict[int, dict]:
 
 
 def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int] = (),
-            desc: str | None = None) -> dict[int, dict]:
+            desc: str | None = None, keep_backend: bool = False) -> dict[int, dict]:
     """Run `job` until `total` units are done or its ids run out; returns the records of every
     finished task, old and new. Ids in `redo` are run again even if journaled (the job found their
-    output missing). KeyboardInterrupt ends the workers and propagates; what was saved stays."""
+    output missing). KeyboardInterrupt ends the workers and propagates; what was saved stays.
+    With `keep_backend` the backend stays open when the job ends well, for the next job of a run
+    made of several (evolution's rounds): the caller closes it."""
     journal = open_journal(job, journal_path)
     done = finished_records(journal)
     redo = [task_id for task_id in redo if done.pop(task_id, None) is not None]
@@ -108,6 +110,7 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
     in_flight: set[int] = set()
     bar = console.progress(total=job.total, initial=min(count, job.total), unit=" " + job.unit, desc=desc,
                            smoothing=0.05)
+    ended_well = False
     try:
         journal.open()
         backend.start(job)
@@ -139,8 +142,10 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
                 done[outcome.task_id] = record
                 count += record["count"]
                 bar.update(record["count"])
+        ended_well = True
     finally:
-        backend.close()
+        if not (keep_backend and ended_well):
+            backend.close()
         journal.close()
         bar.close()
     return done
@@ -177,6 +182,8 @@ class LocalWorkers:
         self.busy: dict = {}        # connection -> (process, task id)
 
     def start(self, job: Job) -> None:
+        if job is not self.job:
+            self.close()            # idle workers serve the last job
         self.job = job
 
     def submit(self, task_id: int) -> None:

@@ -27,7 +27,7 @@ from .. import console
 from ..nnue import netfile, reference
 from ..nnue.features import features
 from . import trainset
-from .datagen import revision
+from .rundir import revision
 from .network import Network
 
 FINGERPRINT = ["hidden", "activation", "wdl", "scale", "epochs", "batch_size", "lr", "lr_end", "weight_decay",
