@@ -34,6 +34,8 @@ nodes increment = 100
 games = 24
 random plies = 6
 draw kill probability = 0.3
+gauntlet interval = 16
+gauntlet bouts = 2
 """
 
 
@@ -59,7 +61,7 @@ def bouts_journaled(out: Path) -> list[int]:
 
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory) -> Path:
-    """A whole run of SMALL (24 games at 150-350 nodes) on one worker."""
+    """A whole run of SMALL (24 games at 150-350 nodes, and a gauntlet of 4 games) on one worker."""
     folder = tmp_path_factory.mktemp("evolve")
     (folder / "small.cfg").write_text(SMALL)
     result = evolve(str(folder / "small.cfg"), "--workers", "1")
@@ -298,6 +300,23 @@ def test_a_bad_configuration_exits_2_with_one_sentence(tmp_path):
 # ------------------------------------------------------------------------------------- runs
 
 
+def test_a_gauntlet_measures_the_champion_against_the_start_table(small_run):
+    state = json.loads((small_run / "state.json").read_text())
+    [gauntlet] = state["gauntlets"]
+    assert gauntlet["games"] == 16 and gauntlet["wins"] + gauntlet["losses"] + gauntlet["draws"] == 4
+    records = [json.loads(line) for line in (small_run / "games.jsonl").read_text().splitlines()[1:]]
+    played = [record for record in records if record["pool"] == -1]
+    assert [record["genomes"] for record in played] == [[gauntlet["champion"], START_ID]] * 2
+    assert all(record["nodes"] == 350 for record in played)
+    wins = sum(record["games"][0]["result"] == "1-0" for record in played) + \
+        sum(record["games"][1]["result"] == "0-1" for record in played)
+    assert wins == gauntlet["wins"]
+    assert f"Gauntlet after 16 games: champion {gauntlet['champion']}" in (small_run / "summary.txt").read_text()
+    assert [entry["games"] for entry in state["history"]] == [8, 16, 24]
+    pytest.importorskip("matplotlib", reason="progress.png needs the tune extra: pip install '.[tune]'")
+    assert (small_run / "progress.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_a_run_killed_and_resumed_ends_as_the_uninterrupted_run(small_run, tmp_path):
     (tmp_path / "small.cfg").write_text(SMALL)
     out = tmp_path / "killed.run"
@@ -309,13 +328,13 @@ def test_a_run_killed_and_resumed_ends_as_the_uninterrupted_run(small_run, tmp_p
     process.kill()          # SIGKILL, mid-round (a round holds 4 bouts)
     process.wait()
     killed_at = len(bouts_journaled(out))
-    assert 5 <= killed_at < 12, "killed too late"
+    assert 5 <= killed_at < 14, "killed too late"
     with open(out / "games.jsonl", "a") as journal:
         journal.write('{"task": 99, "cou')         # a line cut short by the kill
     result = evolve("--resume", str(out), "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert run_files(out) == run_files(small_run)
-    assert sorted(bouts_journaled(out)) == list(range(12))
+    assert sorted(bouts_journaled(out)) == list(range(14))      # 3 rounds of 4 bouts, a gauntlet of 2
 
 
 def test_two_workers_and_ray_end_as_one_worker(small_run, tmp_path):

@@ -12,6 +12,8 @@
     games = 20000                   games to play (the run stops after the round that reaches it)
     seed = 1                        everything random in the run follows from it
     random plies = 8                a bout's opening: random moves from the start position
+    gauntlet interval = 2000        games between gauntlets (0: none): the champion against the start
+    gauntlet bouts = 50             table, this many bouts at the maximum budget, for progress.png
     gene NAME = PATTERN ...         a gene: the parameters whose names match the glob patterns
     gene NAME bounds = LOW..HIGH    optional: every weight of the gene within these (default: per
                                     weight, genome.default_bounds)
@@ -65,15 +67,19 @@ class EvolveConfig:
     games: int = 20000
     seed: int = 1
     random_plies: int = 8
+    gauntlet_interval: int = 2000
+    gauntlet_bouts: int = 50
     genes: tuple[GeneSpec, ...] = field(default=())
 
 
 _FIELDS = {"population": "population", "pools": "pools", "draw kill probability": "draw_kill_probability",
            "migration interval": "migration_interval", "minimum nodes": "minimum_nodes",
            "maximum nodes": "maximum_nodes", "nodes increment": "nodes_increment", "oscillating": "oscillating",
-           "games": "games", "seed": "seed", "random plies": "random_plies"}
+           "games": "games", "seed": "seed", "random plies": "random_plies",
+           "gauntlet interval": "gauntlet_interval", "gauntlet bouts": "gauntlet_bouts"}
 _LOWEST = {"population": 2, "pools": 1, "migration_interval": 1, "minimum_nodes": 1, "maximum_nodes": 1,
-           "nodes_increment": 0, "games": 1, "seed": 0, "random_plies": 0}
+           "nodes_increment": 0, "games": 1, "seed": 0, "random_plies": 0, "gauntlet_interval": 0,
+           "gauntlet_bouts": 1}
 _GENE_LINE = re.compile(r"gene\s+([A-Za-z0-9_]+)(?:\s+(bounds|priority|step))?")
 _RANGE = re.compile(r"\s*([+-]?[0-9.]+)\s*\.\.\s*([+-]?[0-9.]+)\s*")
 

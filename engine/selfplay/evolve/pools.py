@@ -101,6 +101,11 @@ class Evolution:
         self.next_id += 1
         return genome.id
 
+    def reserve_bouts(self, count: int) -> range:
+        """Bout numbers for bouts outside the rounds (the gauntlets)."""
+        self.next_bout += count
+        return range(self.next_bout - count, self.next_bout)
+
     def alive(self) -> set[int]:
         return {genome for pool in self.pools for genome in pool}
 

@@ -4,14 +4,17 @@ on local worker processes or on Ray, round after round, resumable wherever it wa
 The run directory holds:
   config.txt    the configuration, as given (a resumed run reads it from here)
   games.jsonl   the journal: a fingerprint line, then one line per bout as it ends (its id, round,
-                pool, genomes, opening, budget, both games' result and ending, the worker) -- the
-                append-only games log
+                pool -- -1 for a gauntlet's --, genomes, opening, budget, both games' result and
+                ending, the worker) -- the append-only games log
   genomes.txt   every genome born, in the text format of genome.py, appended round by round
   pools.txt     the living genomes (rewritten after each round): `EvalFile pools.txt` plays the
                 oldest living genome, `EvalFile pools.txt#ID` any of them
-  state.json    the checkpoint after the last whole round (pools, standings, counters, budget, and
-                how much of genomes.txt belongs to it)
-  summary.txt   each round's summary, as printed
+  state.json    the checkpoint after the last whole round or gauntlet (pools, standings, counters,
+                budget, gauntlets, each round's draws and champion, and how much of genomes.txt and
+                summary.txt belongs to it)
+  summary.txt   each round's and each gauntlet's summary, as printed
+  progress.png  the champion's Elo against the start table at each gauntlet, each round's draw
+                share, the champion's gene priorities (with matplotlib, the `tune` extra)
 
 A round is one job of the runner: its bouts are tasks whose ids number every bout of the run, so
 the journal keeps bouts of a round killed half-way and the resumed run plays only the others. The
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import socket
 import sys
@@ -32,11 +36,12 @@ from ... import __version__, console
 from ..._core import default_eval_params
 from ..game import play_bout
 from ..jobs import LocalWorkers, RayWorkers, run_job
+from ..match.stats import elo_interval
 from ..journal import Journal
 from ..rundir import lock_directory, revision, write_atomically
 from .config import ConfigError, EvolveConfig, parse_config
 from .genome import format_genome, genome_params, load_genome, parse_genomes, to_genome
-from .pools import Bout, Evolution, RoundReport
+from .pools import START_ID, Bout, Evolution, RoundReport
 
 DESCRIPTION = """\
 Evolve the evaluation's weights in gene pools of self-play games (Genetic Chess): genomes meet in
@@ -88,85 +93,168 @@ class BoutJob:
 
 
 class EvolveRun:
-    """A run directory and the evolution in it."""
+    """A run directory and the evolution in it. genomes.txt and summary.txt only grow; the state
+    records their lengths, so that whatever a killed run appended after its last checkpoint is cut
+    off and written again by the resumed run."""
+
+    APPENDED = ("genomes.txt", "summary.txt")
 
     def __init__(self, out: str, config_text: str, start: Mapping[str, int], play: Callable = play_bout):
         self.out = out
-        self.config_path = os.path.join(out, "config.txt")
-        self.config: EvolveConfig = parse_config(config_text, self.config_path, start)
+        self.config: EvolveConfig = parse_config(config_text, os.path.join(out, "config.txt"), start)
         self.evolution = Evolution(self.config, start)
         self.play = play
         self.names = {spec.name: spec.params for spec in self.config.genes}
         self.fingerprint = {"job": "evolve", "pyrope": __version__, "config": config_text}
-        self.archived = 0           # bytes of genomes.txt that belong to the state
+        self.lengths = {name: 0 for name in self.APPENDED}
+        self.gauntlets: list[dict] = []     # each: games, round, champion, wins, losses, draws, elo, margin
+        self.history: list[dict] = []       # each round: games, played, draws, champion, its priorities
         Journal(self.path("games.jsonl")).check(self.fingerprint, "evolution run",
                                                 "give another run directory, or resume with the same")
-        state_path = self.path("state.json")
-        if os.path.exists(state_path):
-            with open(state_path, encoding="utf-8") as handle:
-                state = json.load(handle)
-            self._restore(state)
+        if os.path.exists(self.path("state.json")):
+            with open(self.path("state.json"), encoding="utf-8") as handle:
+                self._restore(json.load(handle))
         else:
-            self._archive(sorted(self.evolution.alive()))
+            self._append("genomes.txt", self._genomes_text(sorted(self.evolution.alive())))
 
     def path(self, name: str) -> str:
         return os.path.join(self.out, name)
 
     def _restore(self, state: dict) -> None:
+        self.lengths = state["lengths"]
+        for name, length in self.lengths.items():
+            with open(self.path(name), "r+b") as handle:
+                handle.truncate(length)
         archive = self.path("genomes.txt")
-        with open(archive, "rb") as handle:
-            text = handle.read(state["archived"]).decode("utf-8")
-        # A run killed after appending genomes but before its checkpoint: those come again.
-        with open(archive, "r+b") as handle:
-            handle.truncate(state["archived"])
+        with open(archive, encoding="utf-8") as handle:
+            text = handle.read()
         genomes = {parsed.id: to_genome(parsed, self.config.genes, archive)
                    for parsed in parse_genomes(text, archive, default_eval_params())}
         self.evolution.restore(state["evolution"], genomes)
-        self.archived = state["archived"]
+        self.gauntlets, self.history = state["gauntlets"], state["history"]
 
-    def _archive(self, genome_ids) -> None:
-        text = "".join(format_genome(self.evolution.genomes[genome], self.config.genes) for genome in genome_ids)
-        with open(self.path("genomes.txt"), "ab") as handle:
-            handle.write(text.encode("utf-8"))
+    def _genomes_text(self, genome_ids) -> str:
+        return "".join(format_genome(self.evolution.genomes[genome], self.config.genes) for genome in genome_ids)
+
+    def _append(self, name: str, text: str) -> None:
+        data = text.encode("utf-8")
+        with open(self.path(name), "ab") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        self.archived += len(text.encode("utf-8"))
+        self.lengths[name] += len(data)
 
     def _checkpoint(self) -> None:
-        alive = sorted(self.evolution.alive())
-        write_atomically(self.path("pools.txt"), "".join(
-            format_genome(self.evolution.genomes[genome], self.config.genes) for genome in alive).encode("utf-8"))
-        state = {"evolution": self.evolution.state(), "archived": self.archived, "pyrope": revision()}
+        write_atomically(self.path("pools.txt"), self._genomes_text(sorted(self.evolution.alive())).encode("utf-8"))
+        state = {"evolution": self.evolution.state(), "lengths": self.lengths, "gauntlets": self.gauntlets,
+                 "history": self.history, "pyrope": revision()}
         write_atomically(self.path("state.json"), json.dumps(state).encode("utf-8"))
 
+    def _play(self, bouts: list[Bout], round_number: int, backend, desc: str) -> dict[int, dict]:
+        """Play `bouts` on `backend` (kept open); every finished bout's journal record by id."""
+        playing = {genome for bout in bouts for genome in (bout.first, bout.second)}
+        params = {genome: genome_params(self.evolution.genomes[genome], self.names) for genome in playing}
+        logged = self.evolution.games + sum(2 * self.config.gauntlet_bouts for _ in self.gauntlets)
+        job = BoutJob(self.fingerprint, tuple(bouts), params, self.config.random_plies, self.config.seed,
+                      logged + 2 * len(bouts), round_number, self.play)
+        return run_job(job, self.path("games.jsonl"), backend, desc=desc, keep_backend=True)
+
     def play_round(self, backend) -> RoundReport:
-        """Plan the next round, play its bouts on `backend` (kept open) and apply them."""
+        """Plan the next round, play its bouts and apply them; append its summary; checkpoint."""
         evolution = self.evolution
         bouts = evolution.plan_round()
-        playing = {genome for bout in bouts for genome in (bout.first, bout.second)}
-        params = {genome: genome_params(evolution.genomes[genome], self.names) for genome in playing}
-        job = BoutJob(self.fingerprint, tuple(bouts), params, self.config.random_plies, self.config.seed,
-                      evolution.games + 2 * len(bouts), evolution.rounds + 1, self.play)
-        records = run_job(job, self.path("games.jsonl"), backend, desc=f"round {evolution.rounds + 1}",
-                          keep_backend=True)
+        records = self._play(bouts, evolution.rounds + 1, backend, f"round {evolution.rounds + 1}")
         born_before = evolution.next_id
-        report = evolution.apply_round(bouts, {bout.id: [game["result"] for game in records[bout.id]["games"]]
-                                               for bout in bouts})
-        self._archive(range(born_before, evolution.next_id))
+        results = {bout.id: [game["result"] for game in records[bout.id]["games"]] for bout in bouts}
+        report = evolution.apply_round(bouts, results)
+        champion = evolution.champion()
+        self.history.append({"round": evolution.rounds, "games": evolution.games, "played": 2 * len(bouts),
+                             "draws": sum(result.count("1/2-1/2") for result in results.values()),
+                             "champion": champion, "priorities": {name: gene.priority for name, gene
+                                                                  in evolution.genomes[champion].genes.items()}})
+        self._append("genomes.txt", self._genomes_text(range(born_before, evolution.next_id)))
+        self._append("summary.txt", round_summary(evolution, report) + "\n\n")
         self._checkpoint()
         return report
 
+    def gauntlet_due(self) -> bool:
+        interval = self.config.gauntlet_interval
+        last = self.gauntlets[-1]["games"] if self.gauntlets else 0
+        return bool(interval) and self.evolution.games // interval > last // interval
+
+    def play_gauntlet(self, backend) -> dict:
+        """The champion against the start table: `gauntlet bouts` bouts at the maximum budget."""
+        evolution = self.evolution
+        champion = evolution.champion()
+        bouts = [Bout(number, -1, champion, START_ID, self.config.maximum_nodes)
+                 for number in evolution.reserve_bouts(self.config.gauntlet_bouts)]
+        records = self._play(bouts, evolution.rounds, backend, f"gauntlet of {champion}")
+        points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
+        scores = [score for bout in bouts for score in (points[records[bout.id]["games"][0]["result"]],
+                                                        1.0 - points[records[bout.id]["games"][1]["result"]])]
+        wins, draws = scores.count(1.0), scores.count(0.5)
+        elo, margin = elo_interval(wins, len(scores) - wins - draws, draws)
+        gauntlet = {"games": evolution.games, "round": evolution.rounds, "champion": champion, "wins": wins,
+                    "losses": len(scores) - wins - draws, "draws": draws, "elo": elo, "margin": margin}
+        self.gauntlets.append(gauntlet)
+        self._append("summary.txt", gauntlet_summary(gauntlet) + "\n\n")
+        self._checkpoint()
+        return gauntlet
+
     def run(self, backend, write: Callable[[str], None] = print) -> None:
-        """Rounds until the configured games are played."""
+        """Rounds (and the gauntlets that fall due) until the configured games are played."""
         try:
-            while self.evolution.games < self.config.games:
-                report = self.play_round(backend)
-                text = round_summary(self.evolution, report)
-                with open(self.path("summary.txt"), "a", encoding="utf-8") as handle:
-                    handle.write(text + "\n\n")
-                write(text)
+            while True:
+                if self.gauntlet_due():
+                    write(gauntlet_summary(self.play_gauntlet(backend)))
+                    draw_progress(self.history, self.gauntlets, self.path("progress.png"))
+                if self.evolution.games >= self.config.games:
+                    break
+                write(round_summary(self.evolution, self.play_round(backend)))
+            draw_progress(self.history, self.gauntlets, self.path("progress.png"))
         finally:
             backend.close()
+
+
+def gauntlet_summary(gauntlet: dict) -> str:
+    elo = f"{gauntlet['elo']:+.0f} +/- {gauntlet['margin']:.0f}" if math.isfinite(gauntlet["margin"]) \
+        else f"{gauntlet['elo']:+.0f}"
+    return (f"Gauntlet after {gauntlet['games']} games: champion {gauntlet['champion']} against the start table "
+            f"{gauntlet['wins']}-{gauntlet['losses']}-{gauntlet['draws']}, {elo} Elo")
+
+
+def draw_progress(history: list[dict], gauntlets: list[dict], path: str) -> None:
+    """progress.png: the champion's Elo against the start table at each gauntlet (with its 95%
+    interval), the draw share of each round (cf. Genetic Chess's figure 5), and the champion's gene
+    priorities (cf. figure 3). Nothing without matplotlib (the `tune` extra)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return
+    matplotlib.use("Agg")       # no screen needed
+    from matplotlib import pyplot
+    figure, (elo, draws, weights) = pyplot.subplots(3, 1, figsize=(7, 9), dpi=100, sharex=True)
+    finite = [g for g in gauntlets if math.isfinite(g["elo"])]
+    elo.errorbar([g["games"] for g in finite], [g["elo"] for g in finite], marker="o", capsize=3,
+                 yerr=[g["margin"] if math.isfinite(g["margin"]) else 0 for g in finite])
+    elo.axhline(0, color="grey", linewidth=0.8)
+    elo.set_ylabel("champion vs start (Elo)")
+    draws.plot([h["games"] for h in history], [h["draws"] / h["played"] for h in history], linewidth=0.8)
+    draws.set_ylabel("draw share of the round")
+    for name in history[0]["priorities"] if history else ():
+        weights.plot([h["games"] for h in history], [h["priorities"][name] for h in history], label=name,
+                     linewidth=0.8)
+    weights.set_ylabel("champion's gene priorities")
+    weights.set_xlabel("games")
+    if history:
+        weights.legend(fontsize=6, ncol=3)
+    for axes in (elo, draws, weights):
+        axes.grid(alpha=0.3)
+    figure.suptitle("pyrope evolve")
+    figure.tight_layout()
+    figure.savefig(path + ".tmp.png")
+    pyplot.close(figure)
+    os.replace(path + ".tmp.png", path)
 
 
 def round_summary(evolution: Evolution, report: RoundReport) -> str:
