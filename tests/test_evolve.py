@@ -17,7 +17,8 @@ import pytest
 
 from engine_command import PYROPE
 from pyrope._core import ParamFileError, default_eval_params, eval_params, load_eval_params, set_eval_params
-from pyrope.selfplay.evolve.config import DEFAULT_GENES, ConfigError, parse_config
+from pyrope.selfplay.configfile import ConfigError
+from pyrope.selfplay.evolve.config import DEFAULT_GENES, parse_config
 from pyrope.selfplay.evolve.genome import (crossover, format_genome, genome_params, load_genome, mutate,
                                            parse_genomes, to_genome)
 from pyrope.play.manager import SearchManager
@@ -49,9 +50,9 @@ def evolve(*words: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 def run_files(out: Path) -> dict:
     """What defines a run's outcome: its pools, every genome, its summaries and its state."""
-    state = json.loads((out / "state.json").read_text())
+    state = json.loads((out / "state.json").read_text())["run"]
     return {"pools": (out / "pools.txt").read_text(), "genomes": (out / "genomes.txt").read_text(),
-            "summary": (out / "summary.txt").read_text(), "state": state["evolution"]}
+            "summary": (out / "summary.txt").read_text(), "state": state}
 
 
 def bouts_journaled(out: Path) -> list[int]:
@@ -301,7 +302,7 @@ def test_a_bad_configuration_exits_2_with_one_sentence(tmp_path):
 
 
 def test_a_gauntlet_measures_the_champion_against_the_start_table(small_run):
-    state = json.loads((small_run / "state.json").read_text())
+    state = json.loads((small_run / "state.json").read_text())["run"]
     [gauntlet] = state["gauntlets"]
     assert gauntlet["games"] == 16 and gauntlet["wins"] + gauntlet["losses"] + gauntlet["draws"] == 4
     records = [json.loads(line) for line in (small_run / "games.jsonl").read_text().splitlines()[1:]]
@@ -373,7 +374,7 @@ def test_ctrl_c_keeps_the_finished_games_and_the_last_checkpoint(small_run, tmp_
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr
-    assert json.loads((out / "state.json").read_text())["evolution"]["rounds"] >= 1
+    assert json.loads((out / "state.json").read_text())["run"]["evolution"]["rounds"] >= 1
     result = evolve("--resume", str(out), "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert run_files(out) == run_files(small_run)

@@ -3,6 +3,7 @@ whole or not at all, and the name of the Pyrope that wrote them (for provenance 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import subprocess
 
@@ -39,3 +40,70 @@ def revision() -> str:
     except OSError:         # no git
         return __version__
     return f"{__version__}+{described.stdout.strip()}" if described.returncode == 0 else __version__
+
+
+def read_text(path: str, what: str) -> str:
+    """A text file's contents; ValueError naming `what` it is and why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise ValueError(f"cannot read the {what} {path}: {reason}") from None
+
+
+class RunDirectory:
+    """A resumable run's directory (pyrope evolve, pyrope tune): one run at a time (the lock), its
+    configuration kept as given (another one for the same directory is refused), state.json (the
+    last checkpoint), files rewritten whole at each checkpoint, and files that only grow -- the
+    checkpoint records their lengths, and reopening cuts off whatever a killed run appended after
+    it, so that the resumed run writes it again exactly once."""
+
+    def __init__(self, out: str, job: str, config_name: str, appended: tuple[str, ...]):
+        self.out, self.job, self.config_name, self.appended = out, job, config_name, appended
+        self.lengths = {name: 0 for name in appended}
+        self.lock = None
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.out, name)
+
+    def open(self, config_text: str, source: str) -> dict | None:
+        """Lock the directory, keep `config_text` (read from `source`) or check it is the kept one;
+        the last checkpoint's state, or None for a new run."""
+        os.makedirs(self.out, exist_ok=True)
+        self.lock = lock_directory(self.out, self.job)
+        kept = self.path(self.config_name)
+        if not os.path.exists(kept):
+            write_atomically(kept, config_text.encode("utf-8"))
+        if read_text(kept, "configuration") != config_text:
+            raise ValueError(f"{self.out} holds a run of another configuration ({kept} differs from {source}): "
+                             f"give another --out, or --resume {self.out}")
+        if not os.path.exists(self.path("state.json")):
+            return None
+        state = json.loads(read_text(self.path("state.json"), "checkpoint"))
+        self.lengths = state["lengths"]
+        for name, length in self.lengths.items():
+            with open(self.path(name), "r+b") as handle:
+                handle.truncate(length)
+        return state["run"]
+
+    def append(self, name: str, text: str) -> None:
+        data = text.encode("utf-8")
+        with open(self.path(name), "ab") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.lengths[name] += len(data)
+
+    def checkpoint(self, state: dict, rewritten: dict[str, str]) -> None:
+        """Rewrite each of `rewritten` (name: text) whole, then state.json (the run's `state`, the
+        appended files' lengths and the Pyrope that wrote it)."""
+        for name, text in rewritten.items():
+            write_atomically(self.path(name), text.encode("utf-8"))
+        record = {"run": state, "lengths": self.lengths, "pyrope": revision()}
+        write_atomically(self.path("state.json"), json.dumps(record).encode("utf-8"))
+
+    def close(self) -> None:
+        if self.lock is not None:
+            self.lock.close()
+            self.lock = None

@@ -1,5 +1,5 @@
 """The configuration file of `pyrope evolve` (after Genetic Chess, section 5.1): `key = value` lines,
-`#` comments. Every fault is one sentence naming the file, the line and the field (ConfigError).
+`#` comments (configfile.py). Every fault is one sentence naming the file, the line and the field.
 
     population = 16                 genomes in each pool (2 or more)
     pools = 3                       gene pools
@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from ..configfile import config_lines, fail, real_number, value_range, whole_number
 from .genome import PRIORITY_BOUNDS, GeneSpec, default_bounds, default_steps
 
 # The genes evolved when the configuration names none: the parameter table by concern.
@@ -48,10 +49,6 @@ DEFAULT_GENES = (
     ("threats", "threat_by_pawn_* hanging_* threat_by_lesser_*"),
     ("tempo", "tempo_*"),
 )
-
-
-class ConfigError(ValueError):
-    """A configuration that cannot be used: the message names file, line and field."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +78,6 @@ _LOWEST = {"population": 2, "pools": 1, "migration_interval": 1, "minimum_nodes"
            "nodes_increment": 0, "games": 1, "seed": 0, "random_plies": 0, "gauntlet_interval": 0,
            "gauntlet_bouts": 1}
 _GENE_LINE = re.compile(r"gene\s+([A-Za-z0-9_]+)(?:\s+(bounds|priority|step))?")
-_RANGE = re.compile(r"\s*([+-]?[0-9.]+)\s*\.\.\s*([+-]?[0-9.]+)\s*")
 
 
 def parse_config(text: str, path: str, start: Mapping[str, int]) -> EvolveConfig:
@@ -91,19 +87,7 @@ def parse_config(text: str, path: str, start: Mapping[str, int]) -> EvolveConfig
     gene_lines: dict[str, tuple[int, list[str]]] = {}
     gene_options: dict[str, dict[str, tuple[int, str]]] = {}
     seen: dict[str, int] = {}
-
-    def fail(number: int, key: str, what: str):
-        raise ConfigError(f"{path}:{number}: {key}: {what}")
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        key, equals, value = (" ".join(part.split()) for part in line.partition("="))
-        if not equals or not key or not value:
-            fail(number, key or line, "expected 'key = value'")
-        if key in seen:
-            fail(number, key, f"given twice (first on line {seen[key]})")
+    for number, key, value in config_lines(text, path):
         seen[key] = number
         gene = _GENE_LINE.fullmatch(key)
         if gene:
@@ -114,89 +98,73 @@ def parse_config(text: str, path: str, start: Mapping[str, int]) -> EvolveConfig
                 gene_lines[name] = (number, value.split())
             continue
         if key not in _FIELDS:
-            fail(number, key, f"unknown key (the keys: {', '.join(_FIELDS)}, gene NAME [bounds|priority|step])")
+            fail(path, number, key, f"unknown key (the keys: {', '.join(_FIELDS)}, gene NAME [bounds|priority|step])")
         attribute = _FIELDS[key]
         if attribute == "oscillating":
             if value not in ("yes", "no"):
-                fail(number, key, f"yes or no, not {value!r}")
+                fail(path, number, key, f"yes or no, not {value!r}")
             values[attribute] = value == "yes"
         elif attribute == "draw_kill_probability":
-            try:
-                probability = float(value)
-            except ValueError:
-                fail(number, key, f"needs a number, not {value!r}")
-            if not 0.0 <= probability <= 1.0:
-                fail(number, key, f"a probability is within [0, 1], not {value}")
-            values[attribute] = probability
+            values[attribute] = real_number(path, number, key, value)
+            if not 0.0 <= values[attribute] <= 1.0:
+                fail(path, number, key, f"a probability is within [0, 1], not {value}")
         else:
-            if not re.fullmatch(r"[+-]?[0-9]+", value):
-                fail(number, key, f"needs a whole number, not {value!r}")
-            if int(value) < _LOWEST[attribute]:
-                fail(number, key, f"must be {_LOWEST[attribute]} or more, not {value}")
-            values[attribute] = int(value)
+            values[attribute] = whole_number(path, number, key, value, _LOWEST[attribute])
     config = EvolveConfig(**values)
     if config.minimum_nodes > config.maximum_nodes:
-        fail(seen["minimum nodes"], "minimum nodes", f"{config.minimum_nodes} is above the maximum, "
+        fail(path, seen["minimum nodes"], "minimum nodes", f"{config.minimum_nodes} is above the maximum, "
              f"{config.maximum_nodes}")
     for name, options in gene_options.items():
         if name not in gene_lines and (gene_lines or name not in dict(DEFAULT_GENES)):
             number = min(line for line, _ in options.values())
-            fail(number, f"gene {name}", "no such gene (a gene is defined by 'gene NAME = PATTERN ...')")
+            fail(path, number, f"gene {name}", "no such gene (a gene is defined by 'gene NAME = PATTERN ...')")
     if not gene_lines:
         gene_lines = {name: (0, patterns.split()) for name, patterns in DEFAULT_GENES}
     genes, owner = [], {}
     for name, (number, patterns) in gene_lines.items():
-        matched = []
-        for pattern in patterns:
-            names = [param for param in start if fnmatch.fnmatchcase(param, pattern)]
-            if not names:
-                fail(number, f"gene {name}", f"the pattern {pattern!r} matches no parameter")
-            matched += [param for param in names if param not in matched]
-        params = tuple(param for param in start if param in matched)        # table order
+        params = select_params(start, patterns, path, number, f"gene {name}")
         for param in params:
             if param in owner:
-                fail(number, f"gene {name}", f"the parameter {param!r} is already in the gene {owner[param]!r}")
+                fail(path, number, f"gene {name}", f"the parameter {param!r} is already in the gene {owner[param]!r}")
             owner[param] = name
-        genes.append(_gene_spec(name, params, start, gene_options.get(name, {}), fail))
+        genes.append(_gene_spec(name, params, start, gene_options.get(name, {}), path))
     return EvolveConfig(**{**values, "genes": tuple(genes)})
 
 
-def _gene_spec(name: str, params: tuple[str, ...], start: Mapping[str, int], options: dict, fail) -> GeneSpec:
+def select_params(start: Mapping[str, int], patterns: list[str], path: str, number: int, key: str) -> tuple[str, ...]:
+    """The parameters matching any of the glob `patterns`, in table order; a pattern matching none
+    is a ConfigError."""
+    matched = set()
+    for pattern in patterns:
+        names = {param for param in start if fnmatch.fnmatchcase(param, pattern)}
+        if not names:
+            fail(path, number, key, f"the pattern {pattern!r} matches no parameter")
+        matched |= names
+    return tuple(param for param in start if param in matched)
+
+
+def _gene_spec(name: str, params: tuple[str, ...], start: Mapping[str, int], options: dict, path: str) -> GeneSpec:
     starts = [start[param] for param in params]
     steps = default_steps(starts)
     if "step" in options:
         number, value = options["step"]
-        try:
-            step = float(value)
-        except ValueError:
-            fail(number, f"gene {name} step", f"needs a number, not {value!r}")
+        step = real_number(path, number, f"gene {name} step", value)
         if not step > 0:
-            fail(number, f"gene {name} step", f"must be above 0, not {value}")
+            fail(path, number, f"gene {name} step", f"must be above 0, not {value}")
         steps = (step,) * len(starts)
     bounds = [default_bounds(value, step) for value, step in zip(starts, steps)]
     if "bounds" in options:
         number, value = options["bounds"]
-        low, high = _range(number, f"gene {name} bounds", value, fail, integer=True)
-        for param, value in zip(params, starts):
-            if not low <= value <= high:
-                fail(number, f"gene {name} bounds", f"{low}..{high} excludes {param}'s start value {value}")
+        low, high = value_range(path, number, f"gene {name} bounds", value, integer=True)
+        for param, start_value in zip(params, starts):
+            if not low <= start_value <= high:
+                fail(path, number, f"gene {name} bounds", f"{low}..{high} excludes {param}'s start value {start_value}")
         bounds = [(low, high)] * len(params)
     priority = PRIORITY_BOUNDS
     if "priority" in options:
         number, value = options["priority"]
-        priority = _range(number, f"gene {name} priority", value, fail, integer=False)
+        priority = value_range(path, number, f"gene {name} priority", value, integer=False)
         if not 0 < priority[0] <= 1.0 <= priority[1]:
-            fail(number, f"gene {name} priority", f"{value} must be above 0 and hold the start priority 1")
+            fail(path, number, f"gene {name} priority", f"{value} must be above 0 and hold the start priority 1")
     return GeneSpec(name, params, tuple(low for low, _ in bounds), tuple(high for _, high in bounds), steps,
                     priority[0], priority[1])
-
-
-def _range(number: int, key: str, value: str, fail, integer: bool) -> tuple:
-    match = _RANGE.fullmatch(value)
-    try:
-        low, high = (int(part) if integer else float(part) for part in match.groups())
-    except (AttributeError, ValueError):
-        fail(number, key, f"expected LOW..HIGH{' (whole numbers)' if integer else ''}, not {value!r}")
-    if low > high:
-        fail(number, key, f"the low end {low} is above the high end {high}")
-    return low, high

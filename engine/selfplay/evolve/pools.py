@@ -19,19 +19,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from ..bouts import Bout
 from .config import EvolveConfig
 from .genome import Genome, crossover, mutate, start_genome
 
 START_ID = 0        # the start table's genome: the parent of the first pools, the gauntlets' yardstick
-
-
-@dataclass(frozen=True)
-class Bout:
-    id: int
-    pool: int
-    first: int          # genome ids: the first plays White in the bout's first game
-    second: int
-    nodes: int
 
 
 @dataclass

@@ -27,21 +27,21 @@ import argparse
 import json
 import math
 import os
-import socket
 import sys
-from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..._core import default_eval_params
+from ..bouts import Bout, BoutJob
 from ..game import play_bout
 from ..jobs import LocalWorkers, RayWorkers, run_job
 from ..match.stats import elo_interval
 from ..journal import Journal
-from ..rundir import lock_directory, revision, write_atomically
-from .config import ConfigError, EvolveConfig, parse_config
+from ..rundir import RunDirectory, read_text, write_atomically
+from ..configfile import ConfigError
+from .config import EvolveConfig, parse_config
 from .genome import format_genome, genome_params, load_genome, parse_genomes, to_genome
-from .pools import START_ID, Bout, Evolution, RoundReport
+from .pools import START_ID, Evolution, RoundReport
 
 DESCRIPTION = """\
 Evolve the evaluation's weights in gene pools of self-play games (Genetic Chess): genomes meet in
@@ -60,95 +60,44 @@ examples:
   pyrope evolve export runs/pools/pools.txt -o best.txt   # the oldest living genome as name = value lines"""
 
 
-@dataclass(frozen=True)
-class BoutJob:
-    """One round's bouts as a job of the runner (jobs.py). A task plays one bout with `play`
-    (game.play_bout, or a stand-in in tests); `params` are each genome's parameters."""
-    fingerprint_: dict
-    bouts: tuple[Bout, ...]
-    params: Mapping[int, Mapping[str, int]]
-    random_plies: int
-    seed: int
-    total: int
-    round: int
-    play: Callable = play_bout
-    unit: str = "games"
-
-    def fingerprint(self) -> dict:
-        return self.fingerprint_
-
-    def task_ids(self):
-        return [bout.id for bout in self.bouts]
-
-    def perform(self, task_id: int) -> dict:
-        bout = next(bout for bout in self.bouts if bout.id == task_id)
-        opening, games = self.play(self.params[bout.first], self.params[bout.second], bout.nodes,
-                                   f"{self.seed}/bout/{bout.id}", self.random_plies)
-        return {"opening": opening, "games": games, "worker": f"{socket.gethostname()}:{os.getpid()}"}
-
-    def save(self, task_id: int, result: dict) -> dict:
-        bout = next(bout for bout in self.bouts if bout.id == task_id)
-        return {"count": len(result["games"]), "round": self.round, "pool": bout.pool,
-                "genomes": [bout.first, bout.second], "nodes": bout.nodes, **result}
-
-
 class EvolveRun:
-    """A run directory and the evolution in it. genomes.txt and summary.txt only grow; the state
-    records their lengths, so that whatever a killed run appended after its last checkpoint is cut
-    off and written again by the resumed run."""
+    """An evolution and its run directory (rundir.RunDirectory: genomes.txt and summary.txt only
+    grow; pools.txt and state.json are rewritten at each checkpoint)."""
 
-    APPENDED = ("genomes.txt", "summary.txt")
-
-    def __init__(self, out: str, config_text: str, start: Mapping[str, int], play: Callable = play_bout):
-        self.out = out
-        self.config: EvolveConfig = parse_config(config_text, os.path.join(out, "config.txt"), start)
+    def __init__(self, directory: RunDirectory, config_text: str, start: Mapping[str, int],
+                 play: Callable = play_bout):
+        self.directory = directory
+        self.config: EvolveConfig = parse_config(config_text, directory.path("config.txt"), start)
         self.evolution = Evolution(self.config, start)
         self.play = play
         self.names = {spec.name: spec.params for spec in self.config.genes}
         self.fingerprint = {"job": "evolve", "pyrope": __version__, "config": config_text}
-        self.lengths = {name: 0 for name in self.APPENDED}
         self.gauntlets: list[dict] = []     # each: games, round, champion, wins, losses, draws, elo, margin
         self.history: list[dict] = []       # each round: games, played, draws, champion, its priorities
         Journal(self.path("games.jsonl")).check(self.fingerprint, "evolution run",
                                                 "give another run directory, or resume with the same")
-        if os.path.exists(self.path("state.json")):
-            with open(self.path("state.json"), encoding="utf-8") as handle:
-                self._restore(json.load(handle))
-        else:
-            self._append("genomes.txt", self._genomes_text(sorted(self.evolution.alive())))
 
     def path(self, name: str) -> str:
-        return os.path.join(self.out, name)
+        return self.directory.path(name)
 
-    def _restore(self, state: dict) -> None:
-        self.lengths = state["lengths"]
-        for name, length in self.lengths.items():
-            with open(self.path(name), "r+b") as handle:
-                handle.truncate(length)
+    def begin(self, state: dict | None) -> None:
+        """Take the run directory's last checkpoint (None: a new run, whose first pools are archived)."""
+        if state is None:
+            self.directory.append("genomes.txt", self._genomes_text(sorted(self.evolution.alive())))
+            return
         archive = self.path("genomes.txt")
-        with open(archive, encoding="utf-8") as handle:
-            text = handle.read()
         genomes = {parsed.id: to_genome(parsed, self.config.genes, archive)
-                   for parsed in parse_genomes(text, archive, default_eval_params())}
+                   for parsed in parse_genomes(read_text(archive, "genome archive"), archive, default_eval_params())}
         self.evolution.restore(state["evolution"], genomes)
         self.gauntlets, self.history = state["gauntlets"], state["history"]
 
     def _genomes_text(self, genome_ids) -> str:
         return "".join(format_genome(self.evolution.genomes[genome], self.config.genes) for genome in genome_ids)
 
-    def _append(self, name: str, text: str) -> None:
-        data = text.encode("utf-8")
-        with open(self.path(name), "ab") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        self.lengths[name] += len(data)
-
     def _checkpoint(self) -> None:
-        write_atomically(self.path("pools.txt"), self._genomes_text(sorted(self.evolution.alive())).encode("utf-8"))
-        state = {"evolution": self.evolution.state(), "lengths": self.lengths, "gauntlets": self.gauntlets,
-                 "history": self.history, "pyrope": revision()}
-        write_atomically(self.path("state.json"), json.dumps(state).encode("utf-8"))
+        self.directory.checkpoint({"evolution": self.evolution.state(), "gauntlets": self.gauntlets,
+                                   "history": self.history},
+                                  {"pools.txt": self._genomes_text(sorted(self.evolution.alive()))})
 
     def _play(self, bouts: list[Bout], round_number: int, backend, desc: str) -> dict[int, dict]:
         """Play `bouts` on `backend` (kept open); every finished bout's journal record by id."""
@@ -172,8 +121,8 @@ class EvolveRun:
                              "draws": sum(result.count("1/2-1/2") for result in results.values()),
                              "champion": champion, "priorities": {name: gene.priority for name, gene
                                                                   in evolution.genomes[champion].genes.items()}})
-        self._append("genomes.txt", self._genomes_text(range(born_before, evolution.next_id)))
-        self._append("summary.txt", round_summary(evolution, report) + "\n\n")
+        self.directory.append("genomes.txt", self._genomes_text(range(born_before, evolution.next_id)))
+        self.directory.append("summary.txt", round_summary(evolution, report) + "\n\n")
         self._checkpoint()
         return report
 
@@ -197,7 +146,7 @@ class EvolveRun:
         gauntlet = {"games": evolution.games, "round": evolution.rounds, "champion": champion, "wins": wins,
                     "losses": len(scores) - wins - draws, "draws": draws, "elo": elo, "margin": margin}
         self.gauntlets.append(gauntlet)
-        self._append("summary.txt", gauntlet_summary(gauntlet) + "\n\n")
+        self.directory.append("summary.txt", gauntlet_summary(gauntlet) + "\n\n")
         self._checkpoint()
         return gauntlet
 
@@ -327,27 +276,17 @@ def run(args: argparse.Namespace) -> int:
     config_path = os.path.join(out, "config.txt") if args.resume else words[0]
     if args.resume and not os.path.exists(config_path):
         raise ValueError(f"{out} holds no evolution run (no config.txt)")
-    try:
-        with open(config_path, encoding="utf-8") as handle:
-            config_text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"cannot read the configuration {config_path}: {console.sentence(error)}") from None
+    config_text = read_text(config_path, "configuration")
     try:
         parse_config(config_text, config_path, default_eval_params())
     except ConfigError as error:
         print(f"pyrope evolve: {error}", file=sys.stderr)
         return 2
-    os.makedirs(out, exist_ok=True)
-    lock = lock_directory(out, "evolve")
+    directory = RunDirectory(out, "evolve", "config.txt", ("genomes.txt", "summary.txt"))
     try:
-        kept = os.path.join(out, "config.txt")
-        if not os.path.exists(kept):
-            write_atomically(kept, config_text.encode("utf-8"))
-        with open(kept, encoding="utf-8") as handle:
-            if handle.read() != config_text:
-                raise ValueError(f"{out} holds a run of another configuration ({kept} differs from "
-                                 f"{config_path}): give another --out, or --resume {out}")
-        evolve_run = EvolveRun(out, config_text, default_eval_params())
+        state = directory.open(config_text, config_path)
+        evolve_run = EvolveRun(directory, config_text, default_eval_params())
+        evolve_run.begin(state)
         backend = RayWorkers(args.ray, args.workers) if args.ray else LocalWorkers(args.workers)
         where = f"Ray at {args.ray}" if args.ray else "local"
         config = evolve_run.config
@@ -360,4 +299,4 @@ def run(args: argparse.Namespace) -> int:
               f"(EvalFile {os.path.join(out, 'pools.txt')}#{champion})")
         return 0
     finally:
-        lock.close()
+        directory.close()

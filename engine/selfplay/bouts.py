@@ -1,0 +1,55 @@
+"""Bouts -- two games from one opening, colours swapped, between two sets of evaluation weights --
+as tasks of the job runner: what evolution's rounds (evolve/) and SPSA's iterations (tune/) are made
+of. A bout's opening follows from the run's seed and the bout's number, so any worker plays it the same.
+"""
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from .game import play_bout
+
+
+@dataclass(frozen=True)
+class Bout:
+    id: int             # numbers every bout of a run: the task id
+    pool: int           # evolution's pool (-1: a gauntlet); 0 for SPSA
+    first: int          # the two weight sets' ids: the first is White in the bout's first game
+    second: int
+    nodes: int
+
+
+@dataclass(frozen=True)
+class BoutJob:
+    """Bouts as a job of the runner (jobs.py): a task plays one bout with `play` (game.play_bout,
+    or a stand-in in tests) between the weights `params` holds under the bout's two ids, and its
+    journal record names the bout (id, `round`, pool, the two ids, the budget), the opening, both
+    games and the worker."""
+    fingerprint_: dict
+    bouts: tuple[Bout, ...]
+    params: Mapping[int, Mapping[str, int]]
+    random_plies: int
+    seed: int
+    total: int
+    round: int
+    play: Callable = play_bout
+    unit: str = "games"
+
+    def fingerprint(self) -> dict:
+        return self.fingerprint_
+
+    def task_ids(self):
+        return [bout.id for bout in self.bouts]
+
+    def perform(self, task_id: int) -> dict:
+        bout = next(bout for bout in self.bouts if bout.id == task_id)
+        opening, games = self.play(self.params[bout.first], self.params[bout.second], bout.nodes,
+                                   f"{self.seed}/bout/{bout.id}", self.random_plies)
+        return {"opening": opening, "games": games, "worker": f"{socket.gethostname()}:{os.getpid()}"}
+
+    def save(self, task_id: int, result: dict) -> dict:
+        bout = next(bout for bout in self.bouts if bout.id == task_id)
+        return {"count": len(result["games"]), "round": self.round, "pool": bout.pool,
+                "genomes": [bout.first, bout.second], "nodes": bout.nodes, **result}
