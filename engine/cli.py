@@ -45,6 +45,7 @@ SUBCOMMANDS = {
     "datagen": (".selfplay.datagen", "self-play games at a fixed node budget, written as training positions"),
     "train": (".selfplay.train", "train the NNUE on datagen's positions (PyTorch, CPU) and write it quantised"),
     "evolve": (".selfplay.evolve.run", "evolve the evaluation's weights in gene pools of self-play games"),
+    "tune": (".selfplay.tune.command", "tune the evaluation's weights by SPSA over self-play game pairs"),
 }
 
 DESCRIPTION = """\

@@ -13,8 +13,9 @@ class ConfigError(ValueError):
     """A configuration that cannot be used: the message names file, line and field."""
 
 
-def fail(path: str, number: int, key: str, what: str) -> NoReturn:
-    raise ConfigError(f"{path}:{number}: {key}: {what}")
+def fail(path: str, number: int | None, key: str, what: str) -> NoReturn:
+    """Raise the fault at line `number` (None: a key that is missing)."""
+    raise ConfigError(f"{path}:{number}: {key}: {what}" if number is not None else f"{path}: {key}: {what}")
 
 
 def config_lines(text: str, path: str) -> list[tuple[int, str, str]]:

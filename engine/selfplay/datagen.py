@@ -26,7 +26,7 @@ from .. import console
 from .._core import Board, Search
 from . import dataset
 from .game import HASH_MB, WIN_CP, choose_opening, play_out
-from .jobs import LocalWorkers, RayWorkers, finished_records, open_journal, run_job
+from .jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
 from .journal import Journal
 from .rundir import lock_directory, revision, write_atomically
 
@@ -181,10 +181,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--positions", type=console.positive_int, required=True,
                         help="positions wanted in DIR, those of earlier runs included")
     parser.add_argument("--out", required=True, metavar="DIR", help="the output directory (made if missing)")
-    parser.add_argument("--workers", type=console.positive_int, default=os.cpu_count() or 1,
-                        help="local worker processes (default: every core, %(default)s); with --ray local, its CPUs")
-    parser.add_argument("--ray", metavar="ADDRESS",
-                        help="run the games on a Ray cluster: its address, auto, or local (needs pyrope[cluster])")
+    add_backend_arguments(parser, "games")
     parser.add_argument("--nodes", type=console.positive_int, default=DEFAULT_NODES,
                         help="nodes searched per move (default %(default)s)")
     parser.add_argument("--random-plies", type=int, default=None, metavar="R",
@@ -221,9 +218,8 @@ def run(args: argparse.Namespace) -> int:
         job = build_job(args, Journal(journal_path).header)
         earlier = finished_records(open_journal(job, journal_path))
         missing = check_shards(job, earlier)
-        backend = RayWorkers(args.ray, args.workers) if args.ray else LocalWorkers(args.workers)
+        backend, where = backend_from(args)
         workers = backend.capacity
-        where = f"Ray at {args.ray}" if args.ray else "local"
         print(f"datagen: {args.positions} positions to {args.out}, {job.settings.nodes} nodes a move, "
               f"seed {job.settings.seed}, {workers} workers ({where})", flush=True)
         before = sum(record["count"] for task, record in earlier.items() if task not in missing)

@@ -27,8 +27,10 @@ only by RayWorkers.
 """
 from __future__ import annotations
 
+import argparse
 import logging
 import multiprocessing
+import os
 import multiprocessing.connection
 import signal
 from dataclasses import dataclass
@@ -92,12 +94,13 @@ def finished_records(journal: Journal) -> dict[int, dict]:
 
 
 def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int] = (),
-            desc: str | None = None, keep_backend: bool = False) -> dict[int, dict]:
+            desc: str | None = None, keep_backend: bool = False, bar=None) -> dict[int, dict]:
     """Run `job` until `total` units are done or its ids run out; returns the records of every
     finished task, old and new. Ids in `redo` are run again even if journaled (the job found their
     output missing). KeyboardInterrupt ends the workers and propagates; what was saved stays.
     With `keep_backend` the backend stays open when the job ends well, for the next job of a run
-    made of several (evolution's rounds): the caller closes it."""
+    made of several (evolution's rounds, SPSA's batches): the caller closes it; such a run passes
+    its own progress `bar`, which the job updates and leaves open."""
     journal = open_journal(job, journal_path)
     done = finished_records(journal)
     redo = [task_id for task_id in redo if done.pop(task_id, None) is not None]
@@ -108,8 +111,10 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
     retry: list[int] = redo[::-1]
     attempts: dict[int, int] = {}
     in_flight: set[int] = set()
-    bar = console.progress(total=job.total, initial=min(count, job.total), unit=" " + job.unit, desc=desc,
-                           smoothing=0.05)
+    own_bar = bar is None
+    if own_bar:
+        bar = console.progress(total=job.total, initial=min(count, job.total), unit=" " + job.unit, desc=desc,
+                               smoothing=0.05)
     ended_well = False
     try:
         journal.open()
@@ -147,7 +152,8 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
         if not (keep_backend and ended_well):
             backend.close()
         journal.close()
-        bar.close()
+        if own_bar:
+            bar.close()
     return done
 
 
@@ -277,3 +283,18 @@ class RayWorkers:
             self.ray.cancel(ref, force=True)
         self.refs = {}
         self.ray.shutdown()
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser, tasks: str) -> None:
+    """--workers and --ray, as every command on the runner takes them (`tasks`: what they run)."""
+    parser.add_argument("--workers", type=console.positive_int, default=os.cpu_count() or 1,
+                        help="local worker processes (default: every core, %(default)s); with --ray local, its CPUs")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help=f"run the {tasks} on a Ray cluster: its address, auto, or local (needs pyrope[cluster])")
+
+
+def backend_from(args: argparse.Namespace) -> tuple[Backend, str]:
+    """The backend the arguments ask for, and where it runs, in words."""
+    if args.ray:
+        return RayWorkers(args.ray, args.workers), f"Ray at {args.ray}"
+    return LocalWorkers(args.workers), "local"

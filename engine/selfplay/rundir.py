@@ -52,6 +52,17 @@ def read_text(path: str, what: str) -> str:
         raise ValueError(f"cannot read the {what} {path}: {reason}") from None
 
 
+def run_configuration(given: str | None, resume: str | None, out: str | None, kept_name: str) -> tuple[str, str, str]:
+    """A run's directory, its configuration's path and text: a new run's configuration `given` (its
+    directory `out`, or the configuration's path without its extension plus .run), or a resumed run's
+    kept one (`resume`: its directory)."""
+    directory = resume or out or os.path.splitext(given)[0] + ".run"
+    path = os.path.join(directory, kept_name) if resume else given
+    if resume and not os.path.exists(path):
+        raise ValueError(f"{directory} holds no run to resume (no {kept_name})")
+    return directory, path, read_text(path, "configuration")
+
+
 class RunDirectory:
     """A resumable run's directory (pyrope evolve, pyrope tune): one run at a time (the lock), its
     configuration kept as given (another one for the same directory is refused), state.json (the

@@ -24,7 +24,6 @@ or ran on other workers.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -34,10 +33,10 @@ from ... import __version__, console
 from ..._core import default_eval_params
 from ..bouts import Bout, BoutJob
 from ..game import play_bout
-from ..jobs import LocalWorkers, RayWorkers, run_job
+from ..jobs import add_backend_arguments, backend_from, run_job
 from ..match.stats import elo_interval
 from ..journal import Journal
-from ..rundir import RunDirectory, read_text, write_atomically
+from ..rundir import RunDirectory, read_text, run_configuration, write_atomically
 from ..configfile import ConfigError
 from .config import EvolveConfig, parse_config
 from .genome import format_genome, genome_params, load_genome, parse_genomes, to_genome
@@ -74,6 +73,7 @@ class EvolveRun:
         self.fingerprint = {"job": "evolve", "pyrope": __version__, "config": config_text}
         self.gauntlets: list[dict] = []     # each: games, round, champion, wins, losses, draws, elo, margin
         self.history: list[dict] = []       # each round: games, played, draws, champion, its priorities
+        self.bar = None                     # the run's progress bar, while it runs
         Journal(self.path("games.jsonl")).check(self.fingerprint, "evolution run",
                                                 "give another run directory, or resume with the same")
 
@@ -99,20 +99,20 @@ class EvolveRun:
                                    "history": self.history},
                                   {"pools.txt": self._genomes_text(sorted(self.evolution.alive()))})
 
-    def _play(self, bouts: list[Bout], round_number: int, backend, desc: str) -> dict[int, dict]:
+    def _play(self, bouts: list[Bout], round_number: int, backend) -> dict[int, dict]:
         """Play `bouts` on `backend` (kept open); every finished bout's journal record by id."""
         playing = {genome for bout in bouts for genome in (bout.first, bout.second)}
         params = {genome: genome_params(self.evolution.genomes[genome], self.names) for genome in playing}
         logged = self.evolution.games + sum(2 * self.config.gauntlet_bouts for _ in self.gauntlets)
         job = BoutJob(self.fingerprint, tuple(bouts), params, self.config.random_plies, self.config.seed,
                       logged + 2 * len(bouts), round_number, self.play)
-        return run_job(job, self.path("games.jsonl"), backend, desc=desc, keep_backend=True)
+        return run_job(job, self.path("games.jsonl"), backend, keep_backend=True, bar=self.bar)
 
     def play_round(self, backend) -> RoundReport:
         """Plan the next round, play its bouts and apply them; append its summary; checkpoint."""
         evolution = self.evolution
         bouts = evolution.plan_round()
-        records = self._play(bouts, evolution.rounds + 1, backend, f"round {evolution.rounds + 1}")
+        records = self._play(bouts, evolution.rounds + 1, backend)
         born_before = evolution.next_id
         results = {bout.id: [game["result"] for game in records[bout.id]["games"]] for bout in bouts}
         report = evolution.apply_round(bouts, results)
@@ -137,7 +137,7 @@ class EvolveRun:
         champion = evolution.champion()
         bouts = [Bout(number, -1, champion, START_ID, self.config.maximum_nodes)
                  for number in evolution.reserve_bouts(self.config.gauntlet_bouts)]
-        records = self._play(bouts, evolution.rounds, backend, f"gauntlet of {champion}")
+        records = self._play(bouts, evolution.rounds, backend)
         points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
         scores = [score for bout in bouts for score in (points[records[bout.id]["games"][0]["result"]],
                                                         1.0 - points[records[bout.id]["games"][1]["result"]])]
@@ -152,6 +152,11 @@ class EvolveRun:
 
     def run(self, backend, write: Callable[[str], None] = print) -> None:
         """Rounds (and the gauntlets that fall due) until the configured games are played."""
+        config = self.config
+        gauntlet_games = 2 * config.gauntlet_bouts * (config.games // config.gauntlet_interval
+                                                      if config.gauntlet_interval else 0)
+        self.bar = console.progress(total=config.games + gauntlet_games, unit=" games", desc="evolve", smoothing=0.05,
+                                    initial=self.evolution.games + 2 * config.gauntlet_bouts * len(self.gauntlets))
         try:
             while True:
                 if self.gauntlet_due():
@@ -162,6 +167,7 @@ class EvolveRun:
                 write(round_summary(self.evolution, self.play_round(backend)))
             draw_progress(self.history, self.gauntlets, self.path("progress.png"))
         finally:
+            self.bar.close()
             backend.close()
 
 
@@ -255,10 +261,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="RUNDIR", help="the run directory (default: CONFIG without its extension, "
                                                          "plus .run)")
     parser.add_argument("--resume", metavar="RUNDIR", help="go on with the run in RUNDIR, with its own configuration")
-    parser.add_argument("--workers", type=console.positive_int, default=os.cpu_count() or 1,
-                        help="local worker processes (default: every core, %(default)s); with --ray local, its CPUs")
-    parser.add_argument("--ray", metavar="ADDRESS",
-                        help="play the bouts on a Ray cluster: its address, auto, or local (needs pyrope[cluster])")
+    add_backend_arguments(parser, "bouts")
     parser.add_argument("-o", "--output", metavar="FILE", help="export: write here (default: stdout)")
     parser.set_defaults(usage_error=parser.error)
 
@@ -272,11 +275,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if bool(args.resume) == bool(words) or len(words) > 1:
         args.usage_error("give one configuration file, or --resume RUNDIR")
-    out = args.resume or args.out or os.path.splitext(words[0])[0] + ".run"
-    config_path = os.path.join(out, "config.txt") if args.resume else words[0]
-    if args.resume and not os.path.exists(config_path):
-        raise ValueError(f"{out} holds no evolution run (no config.txt)")
-    config_text = read_text(config_path, "configuration")
+    out, config_path, config_text = run_configuration(words[0] if words else None, args.resume, args.out, "config.txt")
     try:
         parse_config(config_text, config_path, default_eval_params())
     except ConfigError as error:
@@ -287,8 +286,7 @@ def run(args: argparse.Namespace) -> int:
         state = directory.open(config_text, config_path)
         evolve_run = EvolveRun(directory, config_text, default_eval_params())
         evolve_run.begin(state)
-        backend = RayWorkers(args.ray, args.workers) if args.ray else LocalWorkers(args.workers)
-        where = f"Ray at {args.ray}" if args.ray else "local"
+        backend, where = backend_from(args)
         config = evolve_run.config
         print(f"evolve: {config.pools} pools of {config.population}, {len(config.genes)} genes, "
               f"{config.games} games, seed {config.seed}, {backend.capacity} workers ({where}), run in {out}; "

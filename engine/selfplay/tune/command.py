@@ -1,0 +1,186 @@
+"""`pyrope tune --method spsa SPEC`: SPSA (spsa.py) over self-play game pairs on the job runner, local
+or on Ray, resumable wherever it was killed.
+
+The run directory holds:
+  spec.txt      the specification, as given (a resumed run reads it from here)
+  games.jsonl   the journal: a fingerprint line, then one line per game pair as it ends (its
+                iteration is its id + 1; `round` is its batch; the opening, both games, the budget,
+                the worker)
+  history.csv   one row per iteration: k, the pair's result, then theta of every tuned parameter
+  params.txt    the whole parameter table with theta rounded (`EvalFile params.txt` plays it)
+  state.json    the checkpoint after the last whole batch (theta, iterations done)
+  progress.png  each parameter's move from its start in units of its c_end, and the plus side's
+                running result (with matplotlib, the `tune` extra)
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Mapping
+
+from ... import __version__, console
+from ..._core import default_eval_params
+from ..bouts import Bout, BoutJob
+from ..configfile import ConfigError
+from ..game import play_bout
+from ..jobs import add_backend_arguments, backend_from, run_job
+from ..journal import Journal
+from ..rundir import RunDirectory, read_text, run_configuration
+from .spsa import Spsa, SpsaSpec, pair_result, parse_spec
+
+DESCRIPTION = """\
+Tune the evaluation's weights by SPSA as fishtest and OpenBench run it: every tuned parameter is
+perturbed by +-c_k at once, theta+ plays theta- a game pair from one random opening (colours
+swapped), and theta moves by r_k c_k result Delta; gains decay as Spall's. docs/tune.md has the
+specification file, the files and the numbers."""
+
+EXAMPLES = """\
+usage forms:
+  pyrope tune --method spsa SPEC [--out RUNDIR] [--workers N | --ray ADDRESS]
+  pyrope tune --resume RUNDIR [--workers N | --ray ADDRESS]
+examples:
+  pyrope tune --method spsa material.spsa            # a run in material.run/
+  pyrope tune --resume material.run                  # go on where it stopped"""
+
+PLOT_EVERY = 10         # batches between redrawings of progress.png
+
+
+class SpsaRun:
+    """An SPSA run and its run directory (history.csv grows; params.txt and state.json are
+    rewritten at each checkpoint)."""
+
+    def __init__(self, directory: RunDirectory, spec_text: str, start: Mapping[str, int], play: Callable = play_bout):
+        self.directory = directory
+        self.start = dict(start)
+        self.spec: SpsaSpec = parse_spec(spec_text, directory.path("spec.txt"), start)
+        self.spsa = Spsa(self.spec)
+        self.play = play
+        self.fingerprint = {"job": "spsa", "pyrope": __version__, "spec": spec_text}
+        Journal(directory.path("games.jsonl")).check(self.fingerprint, "SPSA run",
+                                                     "give another run directory, or resume with the same")
+
+    def begin(self, state: dict | None) -> None:
+        if state is None:
+            names = ",".join(param.name for param in self.spec.params)
+            self.directory.append("history.csv", f"k,result,{names}\n")
+        else:
+            self.spsa.restore(state)
+
+    def play_batch(self, backend, bar) -> list[int]:
+        """The next batch of iterations: played, applied in order, appended to history.csv,
+        checkpointed. The pairs' results."""
+        batch = self.spsa.next_batch()
+        params, bouts = {}, []
+        for step in batch:
+            plus, minus = self.spsa.sides(step)
+            params[2 * step.k], params[2 * step.k + 1] = plus, minus
+            bouts.append(Bout(step.k - 1, 0, 2 * step.k, 2 * step.k + 1, self.spec.nodes))
+        job = BoutJob(self.fingerprint, tuple(bouts), params, self.spec.random_plies, self.spec.seed,
+                      2 * (self.spsa.done + len(batch)), (self.spsa.done // self.spec.batch) + 1, self.play)
+        records = run_job(job, self.directory.path("games.jsonl"), backend, keep_backend=True, bar=bar)
+        results, rows = [], []
+        for step in batch:
+            result = pair_result(records[step.k - 1]["games"])
+            self.spsa.apply(step, result)
+            results.append(result)
+            rows.append(f"{step.k},{result}," + ",".join(f"{value:.4f}" for value in self.spsa.theta) + "\n")
+        self.directory.append("history.csv", "".join(rows))
+        self.directory.checkpoint(self.spsa.state(), {"params.txt": self.params_text()})
+        return results
+
+    def params_text(self) -> str:
+        values = {**self.start, **self.spsa.params()}
+        return (f"# Pyrope evaluation parameters: SPSA after {self.spsa.done} of {self.spec.iterations} iterations\n"
+                + "".join(f"{name} = {value}\n" for name, value in values.items()))
+
+    def run(self, backend, write: Callable[[str], None] = print) -> None:
+        bar = console.progress(total=2 * self.spec.iterations, initial=2 * self.spsa.done, unit=" games",
+                               desc="spsa", smoothing=0.05)
+        batches = 0
+        try:
+            while self.spsa.done < self.spec.iterations:
+                results = self.play_batch(backend, bar)
+                batches += 1
+                if batches % PLOT_EVERY == 0:
+                    draw_progress(self.directory.path("history.csv"), self.spec, self.directory.path("progress.png"))
+                write(f"iterations {self.spsa.done}/{self.spec.iterations}: pairs {' '.join(f'{r:+d}' for r in results)}; "
+                      + ", ".join(f"{param.name} {value:.1f}" for param, value
+                                  in list(zip(self.spec.params, self.spsa.theta))[:6])
+                      + (" ..." if len(self.spec.params) > 6 else ""))
+            draw_progress(self.directory.path("history.csv"), self.spec, self.directory.path("progress.png"))
+        finally:
+            bar.close()
+            backend.close()
+
+
+def draw_progress(history_path: str, spec: SpsaSpec, path: str) -> None:
+    """progress.png: each parameter's theta less its start in units of its c_end, and the plus
+    side's mean result over the last 100 pairs. Nothing without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+    rows = [line.split(",") for line in read_text(history_path, "history").splitlines()[1:]]
+    if not rows:
+        return
+    ks = [int(row[0]) for row in rows]
+    figure, (moves, results) = pyplot.subplots(2, 1, figsize=(7, 7), dpi=100, sharex=True)
+    for i, param in enumerate(spec.params):
+        moves.plot(ks, [(float(row[2 + i]) - param.start) / param.c_end for row in rows], linewidth=0.6,
+                   label=param.name if len(spec.params) <= 12 else None)
+    moves.set_ylabel("(theta - start) / c_end")
+    if len(spec.params) <= 12:
+        moves.legend(fontsize=6, ncol=2)
+    window = [int(row[1]) for row in rows]
+    running = [sum(window[max(0, i - 99):i + 1]) / min(i + 1, 100) for i in range(len(window))]
+    results.plot(ks, running, linewidth=0.8)
+    results.axhline(0, color="grey", linewidth=0.8)
+    results.set_ylabel("theta+ result per pair (last 100)")
+    results.set_xlabel("iteration")
+    for axes in (moves, results):
+        axes.grid(alpha=0.3)
+    figure.suptitle("pyrope tune --method spsa")
+    figure.tight_layout()
+    figure.savefig(path + ".tmp.png")
+    pyplot.close(figure)
+    os.replace(path + ".tmp.png", path)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description, parser.epilog = DESCRIPTION, EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("spec", nargs="?", metavar="SPEC", help="the SPSA specification file")
+    parser.add_argument("--method", choices=("spsa",), help="the tuner (spsa)")
+    parser.add_argument("--out", metavar="RUNDIR", help="the run directory (default: SPEC without its extension, plus .run)")
+    parser.add_argument("--resume", metavar="RUNDIR", help="go on with the run in RUNDIR, with its own specification")
+    add_backend_arguments(parser, "game pairs")
+    parser.set_defaults(usage_error=parser.error)
+
+
+def run(args: argparse.Namespace) -> int:
+    if bool(args.resume) == bool(args.spec) or (args.spec and args.method is None):
+        args.usage_error("give --method spsa SPEC, or --resume RUNDIR")
+    out, spec_path, spec_text = run_configuration(args.spec, args.resume, args.out, "spec.txt")
+    try:
+        parse_spec(spec_text, spec_path, default_eval_params())
+    except ConfigError as error:
+        print(f"pyrope tune: {error}", file=sys.stderr)
+        return 2
+    directory = RunDirectory(out, "tune", "spec.txt", ("history.csv",))
+    try:
+        state = directory.open(spec_text, spec_path)
+        spsa_run = SpsaRun(directory, spec_text, default_eval_params())
+        spsa_run.begin(state)
+        backend, where = backend_from(args)
+        spec = spsa_run.spec
+        print(f"tune: SPSA of {len(spec.params)} parameters, {spec.iterations} game pairs at {spec.nodes} nodes, "
+              f"batches of {spec.batch}, seed {spec.seed}, {backend.capacity} workers ({where}), run in {out}; "
+              f"{spsa_run.spsa.done} pairs played", flush=True)
+        spsa_run.run(backend, console.above_progress(print))
+        print(f"tune: {spsa_run.spsa.done} pairs played; EvalFile {directory.path('params.txt')}")
+        return 0
+    finally:
+        directory.close()
