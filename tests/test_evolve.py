@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -378,3 +379,13 @@ def test_ctrl_c_keeps_the_finished_games_and_the_last_checkpoint(small_run, tmp_
     result = evolve("--resume", str(out), "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert run_files(out) == run_files(small_run)
+
+
+def test_an_unreachable_ray_cluster_is_one_sentence_not_a_hang(tmp_path):
+    (tmp_path / "small.cfg").write_text(SMALL)
+    with socket.socket() as probe:         # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = evolve(str(tmp_path / "small.cfg"), "--ray", f"127.0.0.1:{port}", timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in result.stderr or "--ray needs Ray" in result.stderr

@@ -30,9 +30,10 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
-import os
 import multiprocessing.connection
+import os
 import signal
+import socket
 from dataclasses import dataclass
 from typing import Any, Iterable, Protocol
 
@@ -40,6 +41,7 @@ from .. import console
 from .journal import Journal
 
 MAX_ATTEMPTS = 3
+CONNECT_TIMEOUT = 10.0      # seconds to reach a Ray cluster's address before giving up
 
 
 class JobError(RuntimeError):
@@ -252,10 +254,25 @@ class RayWorkers:
         if address == "local":
             ray.init(num_cpus=local_cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+            self._join(address)
         # One task per CPU the cluster has now; nodes that join later are used as tasks are retried.
         self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.refs: dict = {}        # object ref -> task id
+
+    def _join(self, address: str) -> None:
+        """ray.init on a cluster, or a JobError within CONNECT_TIMEOUT when none answers there (Ray
+        itself would wait minutes for a cluster that is not there: its port is knocked on first)."""
+        host, colon, port = address.rpartition(":")
+        if colon and port.isdigit():
+            try:
+                socket.create_connection((host or "127.0.0.1", int(port)), timeout=CONNECT_TIMEOUT).close()
+            except OSError as error:
+                raise JobError(f"no Ray cluster answers at {address} ({error.strerror or error}): "
+                               "start one with `ray start --head`, or use --ray local") from None
+        try:
+            self.ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        except ConnectionError as error:
+            raise JobError(f"no Ray cluster to join at {address}: {error}") from None
 
     def start(self, job: Job) -> None:
         self.job_ref = self.ray.put(job)
