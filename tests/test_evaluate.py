@@ -211,7 +211,7 @@ def test_parameter_names_are_unique_and_cover_the_groups():
 
 
 def test_default_material_and_tables_keep_their_shape():
-    # The defaults are PeSTO's tables retuned (bench/texel.py); what must hold is their order
+    # The defaults are PeSTO's tables retuned (Texel); what must hold is their order
     # of piece values and that central knights beat cornered ones, not particular numbers.
     params = core.default_eval_params()
     for phase in ("mg", "eg"):

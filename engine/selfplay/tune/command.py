@@ -1,5 +1,6 @@
-"""`pyrope tune --method spsa SPEC`: SPSA (spsa.py) over self-play game pairs on the job runner, local
-or on Ray, resumable wherever it was killed.
+"""`pyrope tune`: `--method spsa SPEC`, SPSA (spsa.py) over self-play game pairs on the job runner,
+local or on Ray, resumable wherever it was killed; `--method texel DATA... -o PARAMS`, the Texel fit
+on datagen's positions (texel.py).
 
 The run directory holds:
   spec.txt      the specification, as given (a resumed run reads it from here)
@@ -30,18 +31,21 @@ from ..rundir import RunDirectory, read_text, run_configuration
 from .spsa import Spsa, SpsaSpec, pair_result, parse_spec
 
 DESCRIPTION = """\
-Tune the evaluation's weights by SPSA as fishtest and OpenBench run it: every tuned parameter is
-perturbed by +-c_k at once, theta+ plays theta- a game pair from one random opening (colours
-swapped), and theta moves by r_k c_k result Delta; gains decay as Spall's. docs/tune.md has the
-specification file, the files and the numbers."""
+Tune the evaluation's weights on Pyrope's own play. spsa: as fishtest and OpenBench run it, every
+tuned parameter perturbed by +-c_k at once, theta+ plays theta- a game pair from one random opening
+(colours swapped), and theta moves by r_k c_k result Delta; gains decay as Spall's. texel: the
+weights fitted to datagen's positions, labelled by their games' results and Pyrope's own search
+scores. docs/tune.md has both."""
 
 EXAMPLES = """\
 usage forms:
   pyrope tune --method spsa SPEC [--out RUNDIR] [--workers N | --ray ADDRESS]
   pyrope tune --resume RUNDIR [--workers N | --ray ADDRESS]
+  pyrope tune --method texel DATA... -o PARAMS [--result-weight 0.5] [--rounds 2]
 examples:
   pyrope tune --method spsa material.spsa            # a run in material.run/
-  pyrope tune --resume material.run                  # go on where it stopped"""
+  pyrope tune --resume material.run                  # go on where it stopped
+  pyrope tune --method texel ~/pyrope-data -o texel.params     # fit to datagen's positions"""
 
 PLOT_EVERY = 10         # batches between redrawings of progress.png
 
@@ -152,8 +156,21 @@ def draw_progress(history_path: str, spec: SpsaSpec, path: str) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description, parser.epilog = DESCRIPTION, EXAMPLES
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("spec", nargs="?", metavar="SPEC", help="the SPSA specification file")
-    parser.add_argument("--method", choices=("spsa",), help="the tuner (spsa)")
+    parser.add_argument("inputs", nargs="*", metavar="SPEC | DATA", help="spsa: the specification file; "
+                        "texel: datagen directories or shards")
+    parser.add_argument("--method", choices=("spsa", "texel"), help="the tuner: spsa (games) or texel (positions)")
+    texel = parser.add_argument_group("texel")
+    texel.add_argument("-o", "--output", metavar="PARAMS", help="the parameter file to write (and PARAMS.json)")
+    texel.add_argument("--validation", type=float, default=0.1, help="share of the games held out (default 0.1)")
+    texel.add_argument("--rounds", type=console.positive_int, default=2, help="linearise-and-fit rounds (default 2)")
+    texel.add_argument("--result-weight", type=float, default=0.5,
+                       help="the game result's share of a label; the rest is Pyrope's search score (default 0.5)")
+    texel.add_argument("--regularisation", type=float, nargs="+", default=[1e-7, 5e-8, 2e-8, 1e-8],
+                       help="pulls towards the start weights to try; the validation games choose one")
+    texel.add_argument("--no-pst", action="store_true", help="keep the piece-square tables")
+    texel.add_argument("--min-hits", type=int, default=200, help="positions a free weight must move (default 200)")
+    texel.add_argument("--processes", type=console.positive_int, default=os.cpu_count() or 1,
+                       help="processes that linearise the evaluation (default: every core)")
     parser.add_argument("--out", metavar="RUNDIR", help="the run directory (default: SPEC without its extension, plus .run)")
     parser.add_argument("--resume", metavar="RUNDIR", help="go on with the run in RUNDIR, with its own specification")
     add_backend_arguments(parser, "game pairs")
@@ -161,9 +178,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if bool(args.resume) == bool(args.spec) or (args.spec and args.method is None):
+    if args.method == "texel":
+        if not args.inputs or not args.output or args.resume:
+            args.usage_error("texel takes datagen directories or shards and -o PARAMS")
+        if not 0 < args.validation < 1 or not 0 <= args.result_weight <= 1:
+            args.usage_error("--validation is within (0, 1) and --result-weight within [0, 1]")
+        from .texel import run as run_texel       # NumPy and SciPy: the tune extra
+        return run_texel(args)
+    if bool(args.resume) == bool(args.inputs) or len(args.inputs) > 1 or (args.inputs and args.method is None):
         args.usage_error("give --method spsa SPEC, or --resume RUNDIR")
-    out, spec_path, spec_text = run_configuration(args.spec, args.resume, args.out, "spec.txt")
+    out, spec_path, spec_text = run_configuration(args.inputs[0] if args.inputs else None, args.resume, args.out,
+                                                  "spec.txt")
     try:
         parse_spec(spec_text, spec_path, default_eval_params())
     except ConfigError as error:
