@@ -73,3 +73,25 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 1")
+    return value
+
+
+def require(packages: Iterable[str], extra: str, what: str) -> None:
+    """ValueError naming the first of `packages` that is not installed and the extra that adds it."""
+    import importlib
+    for package in packages:
+        try:
+            importlib.import_module(package)
+        except ImportError:
+            raise ValueError(f'{package} is not installed (pip install "pyrope[{extra}]" adds what {what} needs)') from None
+

@@ -6,7 +6,6 @@ that `pyrope train --help` works and a missing package is one sentence naming th
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 
 from .. import console
@@ -47,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="accumulator size per perspective (default %(default)s)")
     parser.add_argument("--activation", choices=netfile.ACTIVATIONS, default=DEFAULTS["activation"],
                         help="clipped ReLU or squared clipped ReLU (default %(default)s)")
-    parser.add_argument("--wdl", type=fraction, default=DEFAULTS["wdl"], metavar="LAMBDA",
+    parser.add_argument("--wdl", type=console.fraction, default=DEFAULTS["wdl"], metavar="LAMBDA",
                         help="the target's share of the game result: 0 search score only, 1 result only "
                              "(default %(default)s)")
     parser.add_argument("--scale", type=console.positive_int, default=netfile.SCALE,
@@ -61,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the last learning rate, reached by a cosine decay over the run (default %(default)s)")
     parser.add_argument("--weight-decay", type=float, default=DEFAULTS["weight_decay"],
                         help="AdamW's weight decay (default %(default)s)")
-    parser.add_argument("--validation", type=fraction, default=DEFAULTS["validation"], metavar="FRACTION",
+    parser.add_argument("--validation", type=console.fraction, default=DEFAULTS["validation"], metavar="FRACTION",
                         help="share of the games held out for validation (default %(default)s)")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="initial weights and shuffles (default %(default)s)")
     parser.add_argument("--threads", type=console.positive_int, default=os.cpu_count() or 1,
@@ -72,22 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="STEPS", help="also checkpoint every STEPS batches within an epoch (default %(default)s)")
 
 
-def fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 1")
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
-    for package in ("torch", "numpy", "matplotlib"):
-        try:
-            importlib.import_module(package)
-        except ImportError:
-            raise ValueError(f'{package} is not installed (pip install "pyrope[train]" adds what training needs)') from None
+    console.require(("torch", "numpy", "matplotlib"), "train", "training")
     from .trainer import train
     train(args)
     return 0

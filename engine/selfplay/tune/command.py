@@ -161,9 +161,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=("spsa", "texel"), help="the tuner: spsa (games) or texel (positions)")
     texel = parser.add_argument_group("texel")
     texel.add_argument("-o", "--output", metavar="PARAMS", help="the parameter file to write (and PARAMS.json)")
-    texel.add_argument("--validation", type=float, default=0.1, help="share of the games held out (default 0.1)")
+    texel.add_argument("--validation", type=console.fraction, default=0.1, help="share of the games held out (default 0.1)")
     texel.add_argument("--rounds", type=console.positive_int, default=2, help="linearise-and-fit rounds (default 2)")
-    texel.add_argument("--result-weight", type=float, default=0.5,
+    texel.add_argument("--result-weight", type=console.fraction, default=0.5,
                        help="the game result's share of a label; the rest is Pyrope's search score (default 0.5)")
     texel.add_argument("--regularisation", type=float, nargs="+", default=[1e-7, 5e-8, 2e-8, 1e-8],
                        help="pulls towards the start weights to try; the validation games choose one")
@@ -181,9 +181,8 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "texel":
         if not args.inputs or not args.output or args.resume:
             args.usage_error("texel takes datagen directories or shards and -o PARAMS")
-        if not 0 < args.validation < 1 or not 0 <= args.result_weight <= 1:
-            args.usage_error("--validation is within (0, 1) and --result-weight within [0, 1]")
-        from .texel import run as run_texel       # NumPy and SciPy: the tune extra
+        console.require(("numpy", "scipy"), "tune", "the Texel fit")
+        from .texel import run as run_texel
         return run_texel(args)
     if bool(args.resume) == bool(args.inputs) or len(args.inputs) > 1 or (args.inputs and args.method is None):
         args.usage_error("give --method spsa SPEC, or --resume RUNDIR")
