@@ -308,12 +308,12 @@ def test_a_gauntlet_measures_the_champion_against_the_start_table(small_run):
     assert gauntlet["games"] == 16 and gauntlet["wins"] + gauntlet["losses"] + gauntlet["draws"] == 4
     records = [json.loads(line) for line in (small_run / "games.jsonl").read_text().splitlines()[1:]]
     played = [record for record in records if record["pool"] == -1]
-    assert [record["genomes"] for record in played] == [[gauntlet["champion"], START_ID]] * 2
+    assert [record["genomes"] for record in played] == [[gauntlet["player"], START_ID]] * 2
     assert all(record["nodes"] == 350 for record in played)
     wins = sum(record["games"][0]["result"] == "1-0" for record in played) + \
         sum(record["games"][1]["result"] == "0-1" for record in played)
     assert wins == gauntlet["wins"]
-    assert f"Gauntlet after 16 games: champion {gauntlet['champion']}" in (small_run / "summary.txt").read_text()
+    assert f"Gauntlet after 16 games: champion {gauntlet['player']}" in (small_run / "summary.txt").read_text()
     assert [entry["games"] for entry in state["history"]] == [8, 16, 24]
     pytest.importorskip("matplotlib", reason="progress.png needs the tune extra: pip install '.[tune]'")
     assert (small_run / "progress.png").read_bytes().startswith(b"\x89PNG")

@@ -25,6 +25,8 @@ batch = 4
 random plies = 6
 param knight_value_mg bishop_value_mg = 20 0.002
 param tempo_* = 5 0.002 0..80
+gauntlet interval = 12
+gauntlet bouts = 2
 """
 
 
@@ -133,7 +135,12 @@ def test_the_run_writes_theta_as_a_parameter_file(small_run):
     assert rows[0] == "k,result,knight_value_mg,bishop_value_mg,tempo_mg,tempo_eg" and len(rows) == 13
     theta = [float(value) for value in rows[-1].split(",")[2:]]
     records = [json.loads(line) for line in (small_run / "games.jsonl").read_text().splitlines()[1:]]
+    gauntlets = [record for record in records if record["pool"] == -1]
+    records = [record for record in records if record["pool"] != -1]
     assert sorted(record["task"] for record in records) == list(range(12))
+    # theta against the start table after 16 games (two batches) and 24: two bouts each, ids after the pairs
+    assert sorted(record["task"] for record in gauntlets) == [12, 13, 14, 15]
+    assert [g["games"] for g in json.loads((small_run / "state.json").read_text())["run"]["gauntlets"]] == [16, 24]
     results = {record["task"] + 1: pair_result(record["games"]) for record in records}
     assert [int(row.split(",")[1]) for row in rows[1:]] == [results[k] for k in range(1, 13)]
     try:
@@ -153,7 +160,7 @@ def test_a_run_killed_and_resumed_ends_as_the_uninterrupted_run(small_run, tmp_p
         time.sleep(0.02)
     process.kill()
     process.wait()
-    assert 6 <= len(pairs_journaled(out)) < 12, "killed too late"
+    assert 6 <= len(pairs_journaled(out)) < 16, "killed too late"
     result = tune("--resume", str(out), "--workers", "1")
     assert result.returncode == 0, result.stderr
     assert run_files(out) == run_files(small_run)

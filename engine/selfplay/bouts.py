@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
-from typing import Callable, Mapping
+import math
+from typing import Callable, Mapping, Sequence
 
 from .game import play_bout
+from .match.stats import elo_interval
 
 
 @dataclass(frozen=True)
@@ -53,3 +55,28 @@ class BoutJob:
         bout = next(bout for bout in self.bouts if bout.id == task_id)
         return {"count": len(result["games"]), "round": self.round, "pool": bout.pool,
                 "genomes": [bout.first, bout.second], "nodes": bout.nodes, **result}
+
+
+def gauntlet_due(interval: int, games: int, gauntlets: Sequence[dict]) -> bool:
+    """Whether the run's `games` have passed a multiple of `interval` (0: never) since the last gauntlet."""
+    last = gauntlets[-1]["games"] if gauntlets else 0
+    return bool(interval) and games // interval > last // interval
+
+
+def gauntlet_result(bouts: Sequence[Bout], records: Mapping[int, dict], games: int, player) -> dict:
+    """A gauntlet's outcome for the bouts' first side (`player`), after the run's `games`: wins,
+    losses and draws over the bouts' games, and the Elo difference with its 95% margin."""
+    points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
+    scores = [score for bout in bouts for score in (points[records[bout.id]["games"][0]["result"]],
+                                                    1.0 - points[records[bout.id]["games"][1]["result"]])]
+    wins, draws = scores.count(1.0), scores.count(0.5)
+    elo, margin = elo_interval(wins, len(scores) - wins - draws, draws)
+    return {"games": games, "player": player, "wins": wins, "losses": len(scores) - wins - draws, "draws": draws,
+            "elo": elo, "margin": margin}
+
+
+def gauntlet_text(gauntlet: dict, player: str) -> str:
+    elo = f"{gauntlet['elo']:+.0f} +/- {gauntlet['margin']:.0f}" if math.isfinite(gauntlet["margin"]) \
+        else f"{gauntlet['elo']:+.0f}"
+    return (f"Gauntlet after {gauntlet['games']} games: {player} against the start table "
+            f"{gauntlet['wins']}-{gauntlet['losses']}-{gauntlet['draws']}, {elo} Elo")

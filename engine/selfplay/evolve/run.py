@@ -31,10 +31,9 @@ from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..._core import default_eval_params
-from ..bouts import Bout, BoutJob
+from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text
 from ..game import play_bout
 from ..jobs import add_backend_arguments, backend_from, run_job
-from ..match.stats import elo_interval
 from ..journal import Journal
 from ..rundir import RunDirectory, read_text, run_configuration, write_atomically
 from ..configfile import ConfigError
@@ -71,7 +70,7 @@ class EvolveRun:
         self.play = play
         self.names = {spec.name: spec.params for spec in self.config.genes}
         self.fingerprint = {"job": "evolve", "pyrope": __version__, "config": config_text}
-        self.gauntlets: list[dict] = []     # each: games, round, champion, wins, losses, draws, elo, margin
+        self.gauntlets: list[dict] = []     # each: games, round, player (the champion), wins, losses, draws, elo, margin
         self.history: list[dict] = []       # each round: games, played, draws, champion, its priorities
         self.bar = None                     # the run's progress bar, while it runs
         Journal(self.path("games.jsonl")).check(self.fingerprint, "evolution run",
@@ -127,9 +126,7 @@ class EvolveRun:
         return report
 
     def gauntlet_due(self) -> bool:
-        interval = self.config.gauntlet_interval
-        last = self.gauntlets[-1]["games"] if self.gauntlets else 0
-        return bool(interval) and self.evolution.games // interval > last // interval
+        return gauntlet_due(self.config.gauntlet_interval, self.evolution.games, self.gauntlets)
 
     def play_gauntlet(self, backend) -> dict:
         """The champion against the start table: `gauntlet bouts` bouts at the maximum budget."""
@@ -137,15 +134,8 @@ class EvolveRun:
         champion = evolution.champion()
         bouts = [Bout(number, -1, champion, START_ID, self.config.maximum_nodes)
                  for number in evolution.reserve_bouts(self.config.gauntlet_bouts)]
-        records = self._play(bouts, evolution.rounds, backend)
-        points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
-        scores = [score for bout in bouts for score in (points[records[bout.id]["games"][0]["result"]],
-                                                        1.0 - points[records[bout.id]["games"][1]["result"]])]
-        wins, draws = scores.count(1.0), scores.count(0.5)
-        elo, margin = elo_interval(wins, len(scores) - wins - draws, draws)
-        gauntlet = {"games": evolution.games, "round": evolution.rounds, "champion": champion, "wins": wins,
-                    "losses": len(scores) - wins - draws, "draws": draws, "elo": elo, "margin": margin}
-        self.gauntlets.append(gauntlet)
+        gauntlet = gauntlet_result(bouts, self._play(bouts, evolution.rounds, backend), evolution.games, champion)
+        self.gauntlets.append({**gauntlet, "round": evolution.rounds})
         self.directory.append("summary.txt", gauntlet_summary(gauntlet) + "\n\n")
         self._checkpoint()
         return gauntlet
@@ -172,10 +162,7 @@ class EvolveRun:
 
 
 def gauntlet_summary(gauntlet: dict) -> str:
-    elo = f"{gauntlet['elo']:+.0f} +/- {gauntlet['margin']:.0f}" if math.isfinite(gauntlet["margin"]) \
-        else f"{gauntlet['elo']:+.0f}"
-    return (f"Gauntlet after {gauntlet['games']} games: champion {gauntlet['champion']} against the start table "
-            f"{gauntlet['wins']}-{gauntlet['losses']}-{gauntlet['draws']}, {elo} Elo")
+    return gauntlet_text(gauntlet, f"champion {gauntlet['player']}")
 
 
 def draw_progress(history: list[dict], gauntlets: list[dict], path: str) -> None:

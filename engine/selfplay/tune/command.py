@@ -6,23 +6,25 @@ The run directory holds:
   spec.txt      the specification, as given (a resumed run reads it from here)
   games.jsonl   the journal: a fingerprint line, then one line per game pair as it ends (its
                 iteration is its id + 1; `round` is its batch; the opening, both games, the budget,
-                the worker)
+                the worker; a gauntlet's bouts have pool -1 and ids after the iterations)
   history.csv   one row per iteration: k, the pair's result, then theta of every tuned parameter
   params.txt    the whole parameter table with theta rounded (`EvalFile params.txt` plays it)
-  state.json    the checkpoint after the last whole batch (theta, iterations done)
+  state.json    the checkpoint after the last whole batch or gauntlet (theta, iterations done,
+                the gauntlets: theta against the start table every `gauntlet interval` games)
   progress.png  each parameter's move from its start in units of its c_end, and the plus side's
                 running result (with matplotlib, the `tune` extra)
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..._core import default_eval_params
-from ..bouts import Bout, BoutJob
+from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text
 from ..configfile import ConfigError
 from ..game import play_bout
 from ..jobs import add_backend_arguments, backend_from, run_job
@@ -61,6 +63,7 @@ class SpsaRun:
         self.spsa = Spsa(self.spec)
         self.play = play
         self.fingerprint = {"job": "spsa", "pyrope": __version__, "spec": spec_text}
+        self.gauntlets: list[dict] = []     # each: games, player ("theta"), wins, losses, draws, elo, margin
         Journal(directory.path("games.jsonl")).check(self.fingerprint, "SPSA run",
                                                      "give another run directory, or resume with the same")
 
@@ -69,7 +72,30 @@ class SpsaRun:
             names = ",".join(param.name for param in self.spec.params)
             self.directory.append("history.csv", f"k,result,{names}\n")
         else:
-            self.spsa.restore(state)
+            self.spsa.restore(state["spsa"])
+            self.gauntlets = state["gauntlets"]
+
+    def _play(self, bouts: list[Bout], params: dict, batch: int, backend, bar) -> dict[int, dict]:
+        """Play `bouts` on `backend` (kept open); every finished bout's journal record by id."""
+        logged = 2 * self.spsa.done + 2 * self.spec.gauntlet_bouts * len(self.gauntlets)
+        job = BoutJob(self.fingerprint, tuple(bouts), params, self.spec.random_plies, self.spec.seed,
+                      logged + 2 * len(bouts), batch, self.play)
+        return run_job(job, self.directory.path("games.jsonl"), backend, keep_backend=True, bar=bar)
+
+    def _checkpoint(self) -> None:
+        self.directory.checkpoint({"spsa": self.spsa.state(), "gauntlets": self.gauntlets},
+                                  {"params.txt": self.params_text()})
+
+    def play_gauntlet(self, backend, bar) -> dict:
+        """theta (rounded) against the start table: `gauntlet bouts` bouts at the run's budget. Their
+        ids follow the iterations' (0..N-1), gauntlet after gauntlet."""
+        first = self.spec.iterations + self.spec.gauntlet_bouts * len(self.gauntlets)
+        bouts = [Bout(number, -1, 1, 0, self.spec.nodes) for number in range(first, first + self.spec.gauntlet_bouts)]
+        records = self._play(bouts, {1: self.spsa.params(), 0: {}}, -1, backend, bar)
+        gauntlet = gauntlet_result(bouts, records, 2 * self.spsa.done, "theta")
+        self.gauntlets.append(gauntlet)
+        self._checkpoint()
+        return gauntlet
 
     def play_batch(self, backend, bar) -> list[int]:
         """The next batch of iterations: played, applied in order, appended to history.csv,
@@ -80,9 +106,7 @@ class SpsaRun:
             plus, minus = self.spsa.sides(step)
             params[2 * step.k], params[2 * step.k + 1] = plus, minus
             bouts.append(Bout(step.k - 1, 0, 2 * step.k, 2 * step.k + 1, self.spec.nodes))
-        job = BoutJob(self.fingerprint, tuple(bouts), params, self.spec.random_plies, self.spec.seed,
-                      2 * (self.spsa.done + len(batch)), (self.spsa.done // self.spec.batch) + 1, self.play)
-        records = run_job(job, self.directory.path("games.jsonl"), backend, keep_backend=True, bar=bar)
+        records = self._play(bouts, params, self.spsa.done // self.spec.batch + 1, backend, bar)
         results, rows = [], []
         for step in batch:
             result = pair_result(records[step.k - 1]["games"])
@@ -90,7 +114,7 @@ class SpsaRun:
             results.append(result)
             rows.append(f"{step.k},{result}," + ",".join(f"{value:.4f}" for value in self.spsa.theta) + "\n")
         self.directory.append("history.csv", "".join(rows))
-        self.directory.checkpoint(self.spsa.state(), {"params.txt": self.params_text()})
+        self._checkpoint()
         return results
 
     def params_text(self) -> str:
@@ -99,28 +123,38 @@ class SpsaRun:
                 + "".join(f"{name} = {value}\n" for name, value in values.items()))
 
     def run(self, backend, write: Callable[[str], None] = print) -> None:
-        bar = console.progress(total=2 * self.spec.iterations, initial=2 * self.spsa.done, unit=" games",
-                               desc="spsa", smoothing=0.05)
+        spec = self.spec
+        gauntlet_games = 2 * spec.gauntlet_bouts * (2 * spec.iterations // spec.gauntlet_interval
+                                                    if spec.gauntlet_interval else 0)
+        bar = console.progress(total=2 * spec.iterations + gauntlet_games, unit=" games", desc="spsa", smoothing=0.05,
+                               initial=2 * self.spsa.done + 2 * spec.gauntlet_bouts * len(self.gauntlets))
         batches = 0
         try:
-            while self.spsa.done < self.spec.iterations:
+            while True:
+                if gauntlet_due(spec.gauntlet_interval, 2 * self.spsa.done, self.gauntlets):
+                    write(gauntlet_text(self.play_gauntlet(backend, bar), "theta"))
+                if self.spsa.done >= spec.iterations:
+                    break
                 results = self.play_batch(backend, bar)
                 batches += 1
                 if batches % PLOT_EVERY == 0:
-                    draw_progress(self.directory.path("history.csv"), self.spec, self.directory.path("progress.png"))
+                    draw_progress(self.directory.path("history.csv"), self.spec, self.gauntlets,
+                                  self.directory.path("progress.png"))
                 write(f"iterations {self.spsa.done}/{self.spec.iterations}: pairs {' '.join(f'{r:+d}' for r in results)}; "
                       + ", ".join(f"{param.name} {value:.1f}" for param, value
                                   in list(zip(self.spec.params, self.spsa.theta))[:6])
                       + (" ..." if len(self.spec.params) > 6 else ""))
-            draw_progress(self.directory.path("history.csv"), self.spec, self.directory.path("progress.png"))
+            draw_progress(self.directory.path("history.csv"), self.spec, self.gauntlets,
+                                  self.directory.path("progress.png"))
         finally:
             bar.close()
             backend.close()
 
 
-def draw_progress(history_path: str, spec: SpsaSpec, path: str) -> None:
-    """progress.png: each parameter's theta less its start in units of its c_end, and the plus
-    side's mean result over the last 100 pairs. Nothing without matplotlib."""
+def draw_progress(history_path: str, spec: SpsaSpec, gauntlets: list[dict], path: str) -> None:
+    """progress.png: theta's Elo against the start table at each gauntlet, each parameter's theta
+    less its start in units of its c_end, and the plus side's mean result over the last 100 pairs.
+    Nothing without matplotlib."""
     try:
         import matplotlib
     except ImportError:
@@ -131,7 +165,12 @@ def draw_progress(history_path: str, spec: SpsaSpec, path: str) -> None:
     if not rows:
         return
     ks = [int(row[0]) for row in rows]
-    figure, (moves, results) = pyplot.subplots(2, 1, figsize=(7, 7), dpi=100, sharex=True)
+    figure, (elo, moves, results) = pyplot.subplots(3, 1, figsize=(7, 9), dpi=100)
+    finite = [g for g in gauntlets if math.isfinite(g["elo"])]
+    elo.errorbar([g["games"] // 2 for g in finite], [g["elo"] for g in finite], marker="o", capsize=3,
+                 yerr=[g["margin"] if math.isfinite(g["margin"]) else 0 for g in finite])
+    elo.axhline(0, color="grey", linewidth=0.8)
+    elo.set_ylabel("theta vs start (Elo)")
     for i, param in enumerate(spec.params):
         moves.plot(ks, [(float(row[2 + i]) - param.start) / param.c_end for row in rows], linewidth=0.6,
                    label=param.name if len(spec.params) <= 12 else None)
@@ -144,9 +183,10 @@ def draw_progress(history_path: str, spec: SpsaSpec, path: str) -> None:
     results.axhline(0, color="grey", linewidth=0.8)
     results.set_ylabel("theta+ result per pair (last 100)")
     results.set_xlabel("iteration")
-    for axes in (moves, results):
+    for axes in (elo, moves, results):
         axes.grid(alpha=0.3)
-    figure.suptitle("pyrope tune --method spsa")
+        axes.set_xlim(0, spec.iterations)
+    figure.suptitle("pyrope tune --method spsa (x: iterations)")
     figure.tight_layout()
     figure.savefig(path + ".tmp.png")
     pyplot.close(figure)

@@ -20,6 +20,8 @@ The specification file (`key = value` lines, configfile.py):
     alpha = 0.602
     gamma = 0.101
     A = 200                    default: a tenth of the iterations
+    gauntlet interval = 2000   games between gauntlets (0: none): theta against the start table,
+    gauntlet bouts = 50        this many bouts at `nodes`
     param PATTERN ... = C_END R_END [LOW..HIGH]
                                the parameters matching the glob patterns, each with these gains and
                                bounds (default: evolve's bounds around the start value for a step of
@@ -56,11 +58,14 @@ class SpsaSpec:
     alpha: float = 0.602
     gamma: float = 0.101
     A: float = 0.0
+    gauntlet_interval: int = 2000
+    gauntlet_bouts: int = 50
     params: tuple[SpsaParam, ...] = ()
 
 
 _WHOLE = {"iterations": ("iterations", 1), "nodes": ("nodes", 1), "batch": ("batch", 1), "seed": ("seed", 0),
-          "random plies": ("random_plies", 0)}
+          "random plies": ("random_plies", 0), "gauntlet interval": ("gauntlet_interval", 0),
+          "gauntlet bouts": ("gauntlet_bouts", 1)}
 _REAL = {"alpha": "alpha", "gamma": "gamma", "A": "A"}
 
 
