@@ -1,20 +1,32 @@
-"""The speed of `pyrope evolve` (issue 17's benchmark): games a second at a node budget on 1 and 2
-local workers and on a local Ray instance, and what swapping each side's weights in before its
-move costs.
+"""Issue 17's benchmarks of `pyrope evolve` and `pyrope tune`: games a second at a node budget on 1
+and 2 local workers and on a local Ray instance, what swapping each side's weights in before its
+move costs, and evolution against SPSA on an equal budget of games.
 
     python3 bench/evolve.py speed [--games 64] [--nodes 5000] [--no-ray]
     python3 bench/evolve.py swap [--bouts 10] [--nodes 5000]
+    python3 bench/evolve.py compare DIR [--games 20000] [--minutes M] [--workers 2]
 
 speed runs `pyrope evolve` (this Python's pyrope) on a throw-away configuration -- 2 pools of 8,
 every game at --nodes, no gauntlet -- and reports wall time, games a second and, for local workers,
 the CPU time of the run and its workers. swap plays the same bouts in this process twice, with the
 weights set before every move (as evolution does: each side its own) and without (identical weights
 for both sides, so the games are the same), and reports the CPU time of each.
+
+compare runs `pyrope evolve` and `pyrope tune --method spsa` from the same start (the built-in
+weights) over the same genes -- COMPARED, every group of the table but the square tables and the
+scale factors -- at the same 5,000 nodes a move (evolution's budget held at its maximum), each for
+--games games, each with a gauntlet of 50 bouts against the start table every 2,000 games, in
+DIR/evolve.run and DIR/spsa.run. Each run resumes where it stopped: --minutes M gives each at most
+M minutes this time (then Ctrl-C, which keeps every finished game), so the comparison fits sessions.
+It then draws DIR/compare.png (both runs' Elo against the start over games) and prints the table.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -22,7 +34,13 @@ import time
 from pathlib import Path
 
 from pyrope._core import Board, Search, default_eval_params, set_eval_params
+from pyrope.selfplay.evolve.config import DEFAULT_GENES
 from pyrope.selfplay.game import HASH_MB, choose_opening, play_out
+
+# The genes both methods tune, with SPSA's c_end for their parameters (about a tenth of a typical
+# weight of the group, at least 2) and r_end 0.002, fishtest's usual.
+COMPARED = {"material": 10, "mobility": 2, "pawn_structure": 2, "passed_pawns": 3, "king_safety": 2,
+            "pieces": 3, "threats": 3, "tempo": 3}
 
 
 def speed(games: int, nodes: int, ray: bool) -> None:
@@ -76,6 +94,61 @@ def swap(bouts: int, nodes: int) -> None:
           f"{(with_swap - without) / moves * 1000:.2f} ms a move)")
 
 
+def compare(folder: Path, games: int, minutes: float | None, workers: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    patterns = dict(DEFAULT_GENES)
+    genes = "".join(f"gene {name} = {patterns[name]}\n" for name in COMPARED)
+    (folder / "evolve.cfg").write_text(
+        f"games = {games}\nminimum nodes = 5000\nmaximum nodes = 5000\noscillating = no\n"
+        f"gauntlet interval = 2000\ngauntlet bouts = 50\n{genes}")
+    params = "".join(f"param {patterns[name]} = {c_end} 0.002\n" for name, c_end in COMPARED.items())
+    (folder / "spsa.spsa").write_text(
+        f"iterations = {games // 2}\nnodes = 5000\ngauntlet interval = 2000\ngauntlet bouts = 50\n{params}")
+    runs = {"evolution": ["evolve", str(folder / "evolve.cfg"), "--out", str(folder / "evolve.run")],
+            "SPSA": ["tune", "--method", "spsa", str(folder / "spsa.spsa"), "--out", str(folder / "spsa.run")]}
+    for name, words in runs.items():
+        process = subprocess.Popen([sys.executable, "-m", "pyrope.cli", *words, "--workers", str(workers),
+                                    "--no-progress"], stdout=subprocess.DEVNULL)
+        try:
+            process.wait(timeout=minutes * 60 if minutes else None)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGINT)      # every finished game stays; the same command resumes
+            process.wait()
+    curves = {}
+    for name, run in (("evolution", "evolve.run"), ("SPSA", "spsa.run")):
+        state = folder / run / "state.json"
+        curves[name] = json.loads(state.read_text())["run"]["gauntlets"] if state.exists() else []
+    print("| games | evolution (champion vs start) | SPSA (theta vs start) |")
+    print("|---|---|---|")
+    marks = sorted({g["games"] for curve in curves.values() for g in curve})
+    for mark in marks:
+        cells = []
+        for name in ("evolution", "SPSA"):
+            found = [g for g in curves[name] if g["games"] == mark]
+            cells.append(f"{found[0]['wins']}-{found[0]['losses']}-{found[0]['draws']}, {found[0]['elo']:+.0f} "
+                         f"+/- {found[0]['margin']:.0f}" if found else "")
+        print(f"| {mark} | {cells[0]} | {cells[1]} |")
+    try:
+        import matplotlib
+    except ImportError:
+        return
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+    figure, axes = pyplot.subplots(figsize=(7, 4), dpi=100)
+    for name, curve in curves.items():
+        finite = [g for g in curve if math.isfinite(g["elo"]) and math.isfinite(g["margin"])]
+        axes.errorbar([g["games"] for g in finite], [g["elo"] for g in finite], [g["margin"] for g in finite],
+                      marker="o", capsize=3, label=name)
+    axes.axhline(0, color="grey", linewidth=0.8)
+    axes.set_xlabel("games")
+    axes.set_ylabel("Elo against the start weights (100 games)")
+    axes.set_title(f"evolution vs SPSA, {games} games each, 5,000 nodes a move")
+    axes.legend()
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(folder / "compare.png")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -86,11 +159,18 @@ def main() -> int:
     cost = commands.add_parser("swap", help="the cost of swapping weights before every move")
     cost.add_argument("--bouts", type=int, default=10)
     cost.add_argument("--nodes", type=int, default=5000)
+    both = commands.add_parser("compare", help="evolution against SPSA on an equal budget of games")
+    both.add_argument("folder", type=Path, metavar="DIR")
+    both.add_argument("--games", type=int, default=20000)
+    both.add_argument("--minutes", type=float, help="at most this long for each run this time")
+    both.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if args.command == "speed":
         speed(args.games, args.nodes, not args.no_ray)
-    else:
+    elif args.command == "swap":
         swap(args.bouts, args.nodes)
+    else:
+        compare(args.folder, args.games, args.minutes, args.workers)
     return 0
 
 
