@@ -339,6 +339,22 @@ def test_a_run_killed_and_resumed_ends_as_the_uninterrupted_run(small_run, tmp_p
     assert sorted(bouts_journaled(out)) == list(range(14))      # 3 rounds of 4 bouts, a gauntlet of 2
 
 
+def test_a_run_killed_in_its_first_round_starts_again_cleanly(small_run, tmp_path):
+    (tmp_path / "small.cfg").write_text(SMALL)
+    out = tmp_path / "early.run"
+    process = subprocess.Popen([PYROPE, "evolve", str(tmp_path / "small.cfg"), "--out", str(out), "--workers", "1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not ((out / "games.jsonl").exists() and len(bouts_journaled(out)) >= 1):
+        time.sleep(0.01)
+    process.kill()          # before the first checkpoint: the first pools are archived, no state yet
+    process.wait()
+    assert not (out / "state.json").exists() and (out / "genomes.txt").stat().st_size > 0, "killed too late"
+    result = evolve("--resume", str(out), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert run_files(out) == run_files(small_run)
+
+
 def test_two_workers_and_ray_end_as_one_worker(small_run, tmp_path):
     (tmp_path / "small.cfg").write_text(SMALL)
     result = evolve(str(tmp_path / "small.cfg"), "--out", str(tmp_path / "two.run"), "--workers", "2")

@@ -89,14 +89,15 @@ class RunDirectory:
         if read_text(kept, "configuration") != config_text:
             raise ValueError(f"{self.out} holds a run of another configuration ({kept} differs from {source}): "
                              f"give another --out, or --resume {self.out}")
-        if not os.path.exists(self.path("state.json")):
-            return None
-        state = json.loads(read_text(self.path("state.json"), "checkpoint"))
-        self.lengths = state["lengths"]
+        state = None
+        if os.path.exists(self.path("state.json")):
+            state = json.loads(read_text(self.path("state.json"), "checkpoint"))
+            self.lengths = state["lengths"]
+        # Whatever was appended after the checkpoint -- or by a run killed before its first one -- goes.
         for name, length in self.lengths.items():
-            with open(self.path(name), "r+b") as handle:
+            with open(self.path(name), "ab") as handle:
                 handle.truncate(length)
-        return state["run"]
+        return state["run"] if state else None
 
     def append(self, name: str, text: str) -> None:
         data = text.encode("utf-8")
