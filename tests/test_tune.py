@@ -232,3 +232,33 @@ def test_texel_refuses_positions_no_datagen_journal_vouches_for(own_positions, t
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{stray}: no datagen journal says Pyrope played it" in result.stderr
     assert not (tmp_path / "out.params").exists()
+
+
+def test_datagen_plays_with_given_weights_and_texel_records_the_chain(tmp_path):
+    pytest.importorskip("scipy", reason="the Texel fit needs the tune extra: pip install '.[tune]'")
+    from pyrope.selfplay.game import read_weights, weights_hash
+    weights = tmp_path / "start.params"
+    try:
+        set_eval_params({**START, "knight_value_mg": 400, "tempo_mg": 20})
+        from pyrope._core import save_eval_params
+        save_eval_params(str(weights))
+    finally:
+        set_eval_params(START)
+    data = tmp_path / "data"
+    result = subprocess.run([PYROPE, "datagen", "--positions", "1500", "--out", str(data), "--workers", "2",
+                             "--nodes", "300", "--seed", "5", "--params", str(weights)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    header = json.loads((data / "journal.jsonl").read_text().splitlines()[0])
+    assert header["params_hash"] == weights_hash(read_weights(str(weights)))
+    result = subprocess.run([PYROPE, "datagen", "--positions", "1600", "--out", str(data), "--workers", "1",
+                             "--nodes", "300", "--seed", "5"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1 and "params_hash" in result.stderr       # other weights: another job
+    output = tmp_path / "fit.params"
+    result = tune("--method", "texel", str(data), "-o", str(output), "--start", str(weights), "--processes", "2",
+                  "--no-pst")
+    assert result.returncode == 0, result.stderr
+    provenance = json.loads((tmp_path / "fit.params.json").read_text())
+    assert provenance["start"]["weights_sha256"] == header["params_hash"]
+    assert all(entry["weights_sha256"] == header["params_hash"] for entry in provenance["inputs"])
+    assert provenance["output_weights_sha256"] == weights_hash(read_weights(str(output)))

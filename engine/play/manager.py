@@ -21,9 +21,9 @@ import random
 import threading
 from typing import Callable
 
-from .._core import Board, Search, default_eval_params, load_eval_params, nnue_enable, nnue_load, nnue_unload, set_eval_params
+from .._core import Board, Search, default_eval_params, nnue_enable, nnue_load, nnue_unload, set_eval_params
 from ..nnue import netfile
-from ..selfplay.evolve.genome import is_genome_target, load_genome
+from ..selfplay.game import read_weights
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, Skill
 from .tablebases import MateLine, RootRanking, TablebasePlayer, table_score
@@ -126,12 +126,7 @@ class SearchManager(SearchThread):
         or a genome file's oldest); None: the built-in defaults. A bad file raises ParamFileError
         and the current weights stay."""
         self.finish()
-        if path is None:
-            set_eval_params(default_eval_params())
-        elif is_genome_target(path):
-            set_eval_params({**default_eval_params(), **load_genome(path).params()})
-        else:
-            load_eval_params(path)
+        set_eval_params(default_eval_params() if path is None else read_weights(path))
 
     @one_at_a_time
     def load_net(self, path: str | None) -> None:

@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass
 
 from .. import console
-from .._core import Board, Search
+from .._core import Board, Search, default_eval_params, set_eval_params
 from . import dataset
-from .game import HASH_MB, WIN_CP, choose_opening, play_out
+from .game import HASH_MB, WIN_CP, choose_opening, play_out, read_weights, weights_hash
 from .jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
 from .journal import Journal
 from .rundir import lock_directory, revision, write_atomically
@@ -38,19 +38,22 @@ SKIP_SEARCHED_PLIES = 8     # the first searched moves repeat across games: not 
 
 @dataclass(frozen=True)
 class Settings:
-    """What defines the games (all of it goes into the journal's fingerprint but the openings,
-    which are there as their file's hash)."""
+    """What defines the games (all of it goes into the journal's fingerprint but the openings and
+    the weights, which are there as their file's hash)."""
     nodes: int
     seed: int
     random_plies: int
     games_per_task: int
     openings: tuple = ()
     openings_hash: str | None = None
+    params: tuple = ()                  # (name, value) of every weight played with; () the built-in ones
+    params_hash: str | None = None
 
 
 def play_game(settings: Settings, number: int) -> tuple[list[bytes], dict]:
     """Play game `number`; returns its records and its log entry."""
     rng = random.Random(f"{settings.seed}/{number}")
+    set_eval_params(dict(settings.params) if settings.params else default_eval_params())
     search = Search(threads=1, hash_mb=HASH_MB)     # a fresh search: the game depends on nothing before it
     board = choose_opening(rng, settings.openings, settings.random_plies, settings.nodes, search)
     search.clear()
@@ -79,7 +82,7 @@ class DatagenJob:
 
     def fingerprint(self) -> dict:
         fields = dataclasses.asdict(self.settings)
-        del fields["openings"]
+        del fields["openings"], fields["params"]
         return {"job": "datagen", "format": "marlinformat", **fields}
 
     def task_ids(self):
@@ -188,6 +191,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"random plies before the game starts (default {DEFAULT_RANDOM_PLIES}, "
                              "or 2 after an opening of --openings)")
     parser.add_argument("--openings", metavar="EPD", help="start each game from a random line of this EPD/FEN file")
+    parser.add_argument("--params", metavar="FILE", help="play with these evaluation weights: a parameter file or "
+                        "a genome (FILE#ID), as EvalFile takes (default: the built-in weights)")
     parser.add_argument("--seed", type=int,
                         help="the seed (default: random for a new DIR, the DIR's own when resuming)")
     parser.add_argument("--games-per-task", type=console.positive_int, default=GAMES_PER_TASK,
@@ -202,7 +207,12 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
     if random_plies < 0:
         raise ValueError(f"--random-plies cannot be negative ({random_plies})")
     seed = args.seed if args.seed is not None else journal_header.get("seed", random.randrange(2 ** 32))
-    settings = Settings(args.nodes, seed, random_plies, args.games_per_task, openings, openings_hash)
+    params, params_hash = (), None
+    if args.params:
+        weights = read_weights(args.params)
+        params, params_hash = tuple(weights.items()), weights_hash(weights)
+    settings = Settings(args.nodes, seed, random_plies, args.games_per_task, openings, openings_hash, params,
+                        params_hash)
     return DatagenJob(settings, args.out, args.positions, revision())
 
 

@@ -8,10 +8,12 @@ searches at a node budget, and ends by the rules or by adjudication from the sea
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Callable, Mapping, Sequence
 
-from .._core import Board, Search, default_eval_params, set_eval_params
+from .._core import Board, Search, default_eval_params, eval_params, load_eval_params, set_eval_params
+from .evolve.genome import is_genome_target, load_genome
 
 OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
 OPENING_ATTEMPTS = 100
@@ -24,6 +26,25 @@ HASH_MB = 8                 # 512K entries: about the nodes of a whole game at 5
 ENDS = {"White mates": "checkmate", "Black mates": "checkmate", "Stalemate": "stalemate",
         "Insufficient material": "insufficient material", "Fifty-move rule": "fifty moves",
         "Threefold repetition": "repetition"}
+
+
+def read_weights(target: str) -> dict[str, int]:
+    """Every evaluation parameter as `target` sets it, as EvalFile reads it: a parameter file of
+    `name = value` lines, or a genome of `pyrope evolve` (FILE#ID, or a genome file's oldest);
+    ParamFileError naming the fault. The weights in use do not change."""
+    if is_genome_target(target):
+        return {**default_eval_params(), **load_genome(target).params()}
+    before = eval_params()
+    try:
+        load_eval_params(target)
+        return eval_params()
+    finally:
+        set_eval_params(before)
+
+
+def weights_hash(weights: dict[str, int]) -> str:
+    """A SHA-256 of a full set of weights (in table order): what provenance records name them by."""
+    return hashlib.sha256(repr(tuple(weights.items())).encode()).hexdigest()
 
 
 def white_score(result: dict, white_to_move: bool) -> int:

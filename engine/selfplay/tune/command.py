@@ -207,6 +207,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="the game result's share of a label; the rest is Pyrope's search score (default 0.5)")
     texel.add_argument("--regularisation", type=float, nargs="+", default=[1e-7, 5e-8, 2e-8, 1e-8],
                        help="pulls towards the start weights to try; the validation games choose one")
+    texel.add_argument("--start", metavar="FILE", help="the weights to start from and pull towards: a parameter "
+                       "file or a genome, as EvalFile takes (default: the built-in weights)")
     texel.add_argument("--no-pst", action="store_true", help="keep the piece-square tables")
     texel.add_argument("--min-hits", type=int, default=200, help="positions a free weight must move (default 200)")
     texel.add_argument("--processes", type=console.positive_int, default=os.cpu_count() or 1,

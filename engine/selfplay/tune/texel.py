@@ -12,7 +12,8 @@ refused: nothing else's scores or games may teach the weights.
 The fit: the evaluation is linearised around the current weights (`eval_coefficients`: each
 parameter's exact slope on each position, computed by worker processes because the weight table
 is global to the core), the mean squared error of P(evaluation) against the labels plus a pull
-towards the start weights is minimised by L-BFGS within bounds, and this is repeated (`--rounds`),
+towards the start weights (`--start`, default the built-in ones) is minimised by L-BFGS within bounds,
+and this is repeated (`--rounds`),
 as king danger and endgame scaling are not linear. The validation games (held out by game,
 trainset.py) choose the pull's strength among `--regularisation` in the first round.
 Writes PARAMS (`name = value`, an EvalFile) and PARAMS.json, its provenance: command, Pyrope's
@@ -31,6 +32,7 @@ import time
 from ... import console
 from ..._core import default_eval_params, eval_coefficients, eval_param_names, set_eval_params
 from .. import dataset, trainset
+from ..game import read_weights, weights_hash
 from ..rundir import read_text, revision, write_atomically
 
 FROZEN = ("scale_knnk", "scale_wrong_bishop", "scale_no_pawns_minor_advantage")    # too few positions decide them
@@ -38,9 +40,9 @@ NON_NEGATIVE = ("king_attack_weight_", "safe_check_", "king_zone_attack", "king_
 CHUNKS = 16                 # pieces the positions are linearised in (spread over the processes)
 
 
-def generators(paths: list[str]) -> dict[str, str]:
-    """Which Pyrope played each shard: its datagen journal's (DIR/journal.jsonl, begun by `pyrope
-    datagen`) record of the shard's task names the revision. ValueError naming a shard no such
+def generators(paths: list[str]) -> dict[str, dict]:
+    """Which Pyrope played each shard, and with which weights: its datagen journal's (DIR/journal.jsonl,
+    begun by `pyrope datagen`) record of the shard's task names the revision, its header the weights. ValueError naming a shard no such
     journal vouches for: only Pyrope's own games may teach the weights."""
     found = {}
     journals: dict[str, dict] = {}
@@ -50,14 +52,15 @@ def generators(paths: list[str]) -> dict[str, str]:
             journal = os.path.join(folder, "journal.jsonl")
             lines = read_text(journal, "datagen journal").splitlines() if os.path.exists(journal) else []
             entries = [json.loads(line) for line in lines if line.strip()]
-            journals[folder] = ({entry["task"]: entry for entry in entries[1:]}
+            journals[folder] = ({"header": entries[0], **{entry["task"]: entry for entry in entries[1:]}}
                                 if entries and entries[0].get("job") == "datagen" else {})
         task = os.path.splitext(os.path.basename(path))[0]
         played_by = journals[folder].get(int(task), {}).get("pyrope") if task.isdigit() else None
         if not played_by:
             raise ValueError(f"{path}: no datagen journal says Pyrope played it (pyrope datagen writes "
                              "DIR/journal.jsonl beside DIR/positions/); only Pyrope's own games may teach the weights")
-        found[path] = f"pyrope datagen {played_by}"
+        found[path] = {"generator": f"pyrope datagen {played_by}",
+                       "weights_sha256": journals[folder]["header"].get("params_hash") or "built-in"}
     return found
 
 
@@ -135,8 +138,8 @@ def run(args) -> int:
     data = trainset.load(args.inputs, args.validation, report=lambda text: print(text, file=sys.stderr))
     played_by = generators(list(data.shards))
     names = eval_param_names()
-    defaults = default_eval_params()
-    anchor = numpy.array([defaults[name] for name in names], dtype=float)
+    start_weights = read_weights(args.start) if args.start else default_eval_params()
+    anchor = numpy.array([start_weights[name] for name in names], dtype=float)
     fens = {part: [dataset.decode(record.tobytes()).fen for record in records]
             for part, records in (("train", data.train), ("validation", data.validation))}
     results = {part: white_view(records)[0] for part, records in (("train", data.train), ("validation", data.validation))}
@@ -147,7 +150,7 @@ def run(args) -> int:
     candidates = [i for i, name in enumerate(names) if name not in skip]
     bounds = [(0, 64) if name.startswith("scale_") else (0, None) if name.startswith(NON_NEGATIVE)
               else (None, None) for name in names]
-    current = dict(defaults)
+    current = dict(start_weights)
     report = {}
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
         regularisations = list(args.regularisation)
@@ -174,25 +177,26 @@ def run(args) -> int:
             current = {name: int(weight) for name, weight in zip(names, weights)}
         base, _ = linearise(pool, current, fens["train"], [])
         base_valid, _ = linearise(pool, current, fens["validation"], [])
-    set_eval_params(defaults)
+    set_eval_params(default_eval_params())
     report["after"] = {"train": mse(base, target["train"], k), "validation": mse(base_valid, target["validation"], k)}
     text = "# Pyrope evaluation parameters: pyrope tune --method texel (provenance in the .json beside)\n" \
         + "".join(f"{name} = {value}\n" for name, value in current.items())
     write_atomically(args.output, text.encode("utf-8"))
     provenance = {"command": "pyrope tune " + " ".join(sys.argv[2:]), "pyrope": revision(),
-                  "inputs": [{"path": path, "sha256": digest, "generator": played_by[path]}
-                             for path, digest in data.shards.items()],
+                  "start": {"weights": args.start or "built-in", "weights_sha256": weights_hash(start_weights)},
+                  "output_weights_sha256": weights_hash(current),
+                  "inputs": [{"path": path, "sha256": digest, **played_by[path]} for path, digest in data.shards.items()],
                   "skipped": data.skipped, "positions": {"train": len(data.train), "validation": len(data.validation)},
                   "settings": {"result_weight": args.result_weight, "rounds": args.rounds, "K": k,
                                "regularisation": chosen, "free": len(free), "no_pst": args.no_pst},
                   "error": report, "seconds": round(time.time() - started, 1),
                   "output": {"path": args.output, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}}
     write_atomically(args.output + ".json", (json.dumps(provenance, indent=1) + "\n").encode("utf-8"))
-    changed = sorted(((abs(current[name] - defaults[name]), name) for name in names), reverse=True)
+    changed = sorted(((abs(current[name] - start_weights[name]), name) for name in names), reverse=True)
     print(f"tune: K {k:.3f}; {len(free)} weights free, regularisation {chosen:g}; validation error "
           f"{report['before']['validation']:.6f} -> {report['after']['validation']:.6f} "
           f"(training {report['before']['train']:.6f} -> {report['after']['train']:.6f})")
-    print("tune: largest changes: " + ", ".join(f"{name} {defaults[name]}->{current[name]}"
+    print("tune: largest changes: " + ", ".join(f"{name} {start_weights[name]}->{current[name]}"
                                                 for _, name in changed[:12]))
     print(f"tune: weights in {args.output}, provenance in {args.output}.json")
     return 0
