@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import resource
 import signal
 import subprocess
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 from pyrope._core import Board, Search, default_eval_params, set_eval_params
+from pyrope.selfplay.bouts import plot_gauntlets
 from pyrope.selfplay.evolve.config import DEFAULT_GENES
 from pyrope.selfplay.game import HASH_MB, choose_opening, play_out
 
@@ -136,10 +136,7 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
     from matplotlib import pyplot
     figure, axes = pyplot.subplots(figsize=(7, 4), dpi=100)
     for name, curve in curves.items():
-        finite = [g for g in curve if math.isfinite(g["elo"]) and math.isfinite(g["margin"])]
-        axes.errorbar([g["games"] for g in finite], [g["elo"] for g in finite], [g["margin"] for g in finite],
-                      marker="o", capsize=3, label=name)
-    axes.axhline(0, color="grey", linewidth=0.8)
+        plot_gauntlets(axes, curve, label=name)
     axes.set_xlabel("games")
     axes.set_ylabel("Elo against the start weights (100 games)")
     axes.set_title(f"evolution vs SPSA, {games} games each, 5,000 nodes a move")

@@ -80,3 +80,12 @@ def gauntlet_text(gauntlet: dict, player: str) -> str:
         else f"{gauntlet['elo']:+.0f}"
     return (f"Gauntlet after {gauntlet['games']} games: {player} against the start table "
             f"{gauntlet['wins']}-{gauntlet['losses']}-{gauntlet['draws']}, {elo} Elo")
+
+
+def plot_gauntlets(axes, gauntlets: Sequence[dict], scale: float = 1.0, **style) -> None:
+    """Draw gauntlets on matplotlib `axes`: Elo against the start table with the 95% margin, at
+    each gauntlet's games times `scale` (SPSA plots iterations: 0.5); a grey line at 0."""
+    finite = [g for g in gauntlets if math.isfinite(g["elo"])]
+    axes.errorbar([g["games"] * scale for g in finite], [g["elo"] for g in finite], marker="o", capsize=3,
+                  yerr=[g["margin"] if math.isfinite(g["margin"]) else 0 for g in finite], **style)
+    axes.axhline(0, color="grey", linewidth=0.8)

@@ -24,14 +24,13 @@ or ran on other workers.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..._core import default_eval_params
-from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text
+from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ..game import play_bout
 from ..jobs import add_backend_arguments, backend_from, run_job
 from ..journal import Journal
@@ -107,8 +106,8 @@ class EvolveRun:
                       logged + 2 * len(bouts), round_number, self.play)
         return run_job(job, self.path("games.jsonl"), backend, keep_backend=True, bar=self.bar)
 
-    def play_round(self, backend) -> RoundReport:
-        """Plan the next round, play its bouts and apply them; append its summary; checkpoint."""
+    def play_round(self, backend) -> str:
+        """Plan the next round, play its bouts and apply them; append its summary; checkpoint. The summary."""
         evolution = self.evolution
         bouts = evolution.plan_round()
         records = self._play(bouts, evolution.rounds + 1, backend)
@@ -121,9 +120,10 @@ class EvolveRun:
                              "champion": champion, "priorities": {name: gene.priority for name, gene
                                                                   in evolution.genomes[champion].genes.items()}})
         self.directory.append("genomes.txt", self._genomes_text(range(born_before, evolution.next_id)))
-        self.directory.append("summary.txt", round_summary(evolution, report) + "\n\n")
+        summary = round_summary(evolution, report)
+        self.directory.append("summary.txt", summary + "\n\n")
         self._checkpoint()
-        return report
+        return summary
 
     def gauntlet_due(self) -> bool:
         return gauntlet_due(self.config.gauntlet_interval, self.evolution.games, self.gauntlets)
@@ -154,7 +154,7 @@ class EvolveRun:
                     draw_progress(self.history, self.gauntlets, self.path("progress.png"))
                 if self.evolution.games >= self.config.games:
                     break
-                write(round_summary(self.evolution, self.play_round(backend)))
+                write(self.play_round(backend))
             draw_progress(self.history, self.gauntlets, self.path("progress.png"))
         finally:
             self.bar.close()
@@ -176,10 +176,7 @@ def draw_progress(history: list[dict], gauntlets: list[dict], path: str) -> None
     matplotlib.use("Agg")       # no screen needed
     from matplotlib import pyplot
     figure, (elo, draws, weights) = pyplot.subplots(3, 1, figsize=(7, 9), dpi=100, sharex=True)
-    finite = [g for g in gauntlets if math.isfinite(g["elo"])]
-    elo.errorbar([g["games"] for g in finite], [g["elo"] for g in finite], marker="o", capsize=3,
-                 yerr=[g["margin"] if math.isfinite(g["margin"]) else 0 for g in finite])
-    elo.axhline(0, color="grey", linewidth=0.8)
+    plot_gauntlets(elo, gauntlets)
     elo.set_ylabel("champion vs start (Elo)")
     draws.plot([h["games"] for h in history], [h["draws"] / h["played"] for h in history], linewidth=0.8)
     draws.set_ylabel("draw share of the round")

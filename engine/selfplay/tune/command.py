@@ -17,14 +17,13 @@ The run directory holds:
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..._core import default_eval_params
-from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text
+from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ..configfile import ConfigError
 from ..game import play_bout
 from ..jobs import add_backend_arguments, backend_from, run_job
@@ -166,10 +165,7 @@ def draw_progress(history_path: str, spec: SpsaSpec, gauntlets: list[dict], path
         return
     ks = [int(row[0]) for row in rows]
     figure, (elo, moves, results) = pyplot.subplots(3, 1, figsize=(7, 9), dpi=100)
-    finite = [g for g in gauntlets if math.isfinite(g["elo"])]
-    elo.errorbar([g["games"] // 2 for g in finite], [g["elo"] for g in finite], marker="o", capsize=3,
-                 yerr=[g["margin"] if math.isfinite(g["margin"]) else 0 for g in finite])
-    elo.axhline(0, color="grey", linewidth=0.8)
+    plot_gauntlets(elo, gauntlets, scale=0.5)      # a pair per iteration
     elo.set_ylabel("theta vs start (Elo)")
     for i, param in enumerate(spec.params):
         moves.plot(ks, [(float(row[2 + i]) - param.start) / param.c_end for row in rows], linewidth=0.6,

@@ -127,10 +127,6 @@ def fit_weights(base, matrix, target, k, start, anchor, free, regularisation, bo
     return weights
 
 
-def white_view(records):
-    """(results for white 0..1, Pyrope's search scores for white) of dataset records."""
-    return records["result"] / 2.0, records["score"].astype(float)
-
 
 def run(args) -> int:
     import numpy
@@ -140,10 +136,10 @@ def run(args) -> int:
     names = eval_param_names()
     start_weights = read_weights(args.start) if args.start else default_eval_params()
     anchor = numpy.array([start_weights[name] for name in names], dtype=float)
-    fens = {part: [dataset.decode(record.tobytes()).fen for record in records]
-            for part, records in (("train", data.train), ("validation", data.validation))}
-    results = {part: white_view(records)[0] for part, records in (("train", data.train), ("validation", data.validation))}
-    scores = {part: white_view(records)[1] for part, records in (("train", data.train), ("validation", data.validation))}
+    parts = {"train": data.train, "validation": data.validation}
+    fens = {part: [dataset.decode(record.tobytes()).fen for record in records] for part, records in parts.items()}
+    results = {part: records["result"] / 2.0 for part, records in parts.items()}          # white's, 0..1
+    scores = {part: records["score"].astype(float) for part, records in parts.items()}    # Pyrope's, white's view
     print(f"tune: Texel on {len(data.train)} training and {len(data.validation)} validation positions "
           f"from {len(data.shards)} shards", flush=True)
     skip = set(FROZEN) | ({name for name in names if name.startswith("pst_")} if args.no_pst else set())
