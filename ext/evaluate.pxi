@@ -4,13 +4,14 @@
 # named offsets below. Pawn-structure terms depend on pawns only and are cached in a per-thread
 # PawnTable that the caller owns.
 
+import os
 import re
 
 from libc.stdlib cimport calloc, malloc
 
 # ---------------------------------------------------------------------------------------------
 # The parameter table. "Pair" parameters take two slots, mg at the offset and eg right after it;
-# the Python name list (built by _param_table below, in the same order) names every slot.
+# the Python name list (built by _param_names below, in the same order) names every slot.
 # ---------------------------------------------------------------------------------------------
 
 cdef enum:
@@ -535,140 +536,56 @@ cdef int evaluate(Position* p, PawnTable* pt) noexcept nogil:
 PIECE_NAMES = ("pawn", "knight", "bishop", "rook", "queen", "king")
 SQUARE_NAMES = tuple(f + r for r in "12345678" for f in "abcdefgh")
 
-# Material and piece-square tables: PeSTO's (Ronald Friederich, as published on the Chess
-# Programming Wiki), retuned with every other weight by bench/texel.py. Rank 8 first as
-# printed there; index with sq ^ 56 for a1 = 0.
-MATERIAL = ((74, 101), (344, 285), (363, 304), (478, 510), (1025, 935))
-PST_MG = (
-    (0, 0, 0, 0, 0, 0, 0, 0, 97, 134, 61, 95, 68, 126, 34, -11,
-     -7, 7, 26, 32, 65, 56, 25, -21, -13, 10, 6, 19, 21, 13, 17, -22,
-     -27, -2, -1, 5, 14, 7, 12, -23, -24, -6, -5, -5, 1, 8, 27, -18,
-     -32, -1, -19, -24, -12, 19, 34, -17, 0, 0, 0, 0, 0, 0, 0, 0),
-    (-167, -89, -34, -49, 61, -97, -15, -107, -73, -41, 71, 36, 23, 62, 7, -17,
-     -47, 60, 37, 65, 84, 128, 72, 44, -9, 17, 20, 53, 36, 68, 18, 22,
-     -13, 4, 16, 15, 28, 20, 21, -7, -24, -6, 8, 11, 19, 12, 26, -16,
-     -29, -53, -10, 1, -1, 18, -14, -19, -105, -19, -58, -32, -16, -28, -18, -23),
-    (-29, 4, -82, -37, -25, -42, 7, -8, -26, 16, -18, -13, 30, 59, 18, -47,
-     -16, 37, 42, 40, 35, 50, 37, -2, -4, 6, 19, 49, 37, 36, 7, -2,
-     -5, 13, 13, 26, 34, 12, 10, 4, 0, 16, 16, 13, 12, 27, 16, 10,
-     4, 16, 16, 2, 7, 20, 33, 1, -33, -3, -12, -21, -13, -13, -39, -21),
-    (32, 42, 32, 51, 63, 9, 31, 43, 27, 32, 57, 61, 80, 67, 26, 44,
-     -4, 19, 26, 36, 17, 45, 61, 16, -24, -10, 7, 26, 24, 36, -7, -20,
-     -36, -26, -11, -1, 9, -7, 6, -23, -44, -25, -16, -17, 3, 0, -4, -32,
-     -44, -16, -19, -9, -1, 11, -6, -71, -18, -10, 1, 11, 14, 4, -39, -21),
-    (-28, 0, 29, 12, 59, 44, 43, 45, -24, -39, -5, 1, -16, 57, 28, 54,
-     -13, -18, 7, 8, 29, 56, 47, 56, -26, -27, -16, -16, -1, 16, -2, 0,
-     -10, -26, -9, -9, -1, -4, 2, -3, -14, -1, -11, -1, -5, 2, 13, 5,
-     -35, -8, 10, 2, 11, 15, -3, 1, 0, -18, -8, 10, -15, -25, -31, -50),
-    (-65, 23, 16, -15, -56, -34, 2, 13, 29, -1, -20, -7, -8, -4, -38, -29,
-     -9, 24, 2, -16, -20, 6, 22, -22, -17, -20, -12, -27, -30, -25, -14, -36,
-     -49, -1, -27, -39, -46, -44, -33, -51, -14, -14, -22, -46, -44, -30, -15, -27,
-     1, 7, -7, -64, -42, -15, 9, 7, -15, 34, 10, -53, 5, -28, 28, 15),
-)
-PST_EG = (
-    (0, 0, 0, 0, 0, 0, 0, 0, 175, 172, 158, 134, 147, 132, 165, 186,
-     90, 100, 84, 67, 56, 53, 82, 83, 32, 21, 14, 3, -3, 5, 17, 18,
-     16, 10, -1, -8, -6, -6, 2, 0, 7, 6, -8, 4, 0, 2, -6, -9,
-     16, 7, 9, 10, 13, 5, 0, -4, 0, 0, 0, 0, 0, 0, 0, 0),
-    (-58, -38, -13, -28, -31, -27, -63, -99, -25, -8, -25, -2, -9, -25, -24, -52,
-     -24, -20, 10, 9, -1, -10, -19, -41, -17, 3, 22, 22, 23, 11, 8, -18,
-     -18, -6, 16, 25, 16, 17, 4, -18, -23, -3, -1, 15, 10, -5, -19, -22,
-     -42, -20, -9, -4, -2, -20, -23, -44, -29, -50, -23, -15, -22, -18, -50, -64),
-    (-14, -21, -11, -8, -7, -9, -17, -24, -8, -4, 7, -12, -3, -13, -4, -14,
-     2, -7, 0, 0, -2, 6, 0, 4, -3, 10, 12, 9, 15, 9, 3, 2,
-     -6, 2, 14, 19, 7, 10, -3, -9, -12, -3, 9, 10, 13, 3, -7, -15,
-     -14, -17, -7, -1, 4, -9, -16, -27, -23, -9, -22, -4, -9, -16, -5, -17),
-    (11, 9, 18, 15, 12, 12, 8, 5, 11, 13, 11, 10, -3, 3, 8, 2,
-     8, 7, 8, 5, 4, -3, -5, -3, 4, 4, 13, 1, 2, 2, 0, 2,
-     3, 6, 9, 4, -5, -6, -8, -11, -4, 0, -5, -1, -7, -12, -8, -16,
-     -6, -6, 0, 1, -9, -9, -11, -3, -9, 3, 3, -4, -7, -13, 3, -19),
-    (-9, 22, 22, 27, 27, 19, 10, 20, -17, 20, 32, 41, 58, 25, 30, 0,
-     -20, 6, 9, 49, 47, 35, 19, 9, 3, 22, 24, 45, 57, 40, 57, 36,
-     -18, 28, 19, 47, 31, 34, 39, 23, -16, -27, 15, 6, 9, 17, 10, 5,
-     -22, -23, -30, -16, -16, -23, -36, -32, -33, -28, -22, -43, -5, -32, -20, -41),
-    (-74, -35, -18, -18, -11, 15, 4, -17, -12, 17, 14, 17, 17, 38, 23, 11,
-     10, 17, 23, 16, 21, 44, 43, 13, -8, 22, 24, 27, 26, 33, 26, 3,
-     -18, -4, 20, 24, 27, 24, 10, -10, -19, -3, 10, 20, 23, 17, 8, -9,
-     -27, -11, 5, 12, 15, 4, -4, -18, -53, -35, -21, -11, -29, -15, -24, -43),
-)
-# Mobility (mg, eg) by number of safe squares. Started concave in the count and zero at a
-# typical count, because the tables already price an average piece; now tuned.
-MOBILITY = (
-    ("knight", ((-30, -30), (-13, -15), (-7, -9), (-2, -2), (3, 1), (4, 5), (8, 9), (8, 9),
-                 (11, 10))),
-    ("bishop", ((-34, -34), (-24, -20), (-15, -14), (-9, -11), (-5, -6), (-1, -1), (-1, 2), (4, 5),
-                 (4, 7), (7, 8), (10, 10), (12, 12), (14, 14), (16, 16))),
-    ("rook", ((-25, -53), (-16, -33), (-12, -24), (-11, -19), (-9, -14), (-4, -8), (-1, -4), (1, 0),
-                 (2, 4), (5, 9), (6, 11), (7, 13), (8, 16), (10, 20), (10, 17))),
-    ("queen", ((-22, -43), (-16, -31), (-12, -26), (-12, -22), (-10, -19), (-9, -16), (-8, -14), (-7, -12),
-                 (-5, -9), (-3, -7), (-2, -5), (-2, -3), (0, -2), (1, 0), (1, 2), (2, 3),
-                 (2, 5), (3, 6), (4, 8), (5, 9), (5, 10), (6, 12), (7, 13), (7, 14),
-                 (8, 16), (8, 17), (9, 18), (10, 19))),
-)
+# The parameter table's layout: every slot's name, in PARAMS order. The values are data, not code:
+# the defaults ship as weights/default.params beside this module (with weights/provenance.json,
+# the record of how they were made), so that a tuner's output replaces a file, never this source.
+MOBILITY_COUNTS = (("knight", 9), ("bishop", 14), ("rook", 15), ("queen", 28))   # safe squares 0..n-1
+DEFAULTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights", "default.params")
 
-def _param_table():
-    """[(name, default)] in PARAMS order. Pair parameters are named <group>_mg<suffix> and
+
+def _param_names():
+    """Every slot's name in PARAMS order. Pair parameters are named <group>_mg<suffix> and
     <group>_eg<suffix>, e.g. pst_knight_mg_e4 / pst_knight_eg_e4."""
-    table = []
+    names = []
 
-    def pair(group, mg, eg, suffix=""):
-        table.append((f"{group}_mg{suffix}", int(mg)))
-        table.append((f"{group}_eg{suffix}", int(eg)))
+    def pair(group, suffix=""):
+        names.extend((f"{group}_mg{suffix}", f"{group}_eg{suffix}"))
 
-    def by_rank(group, mgs, egs):
+    def by_rank(group):
         for r in range(8):
-            pair(group, mgs[r], egs[r], f"_{r + 1}")
+            pair(group, f"_{r + 1}")
 
-    for i, (mg, eg) in enumerate(MATERIAL):
-        pair(f"{PIECE_NAMES[i]}_value", mg, eg)
-    for i in range(6):
-        for sq in range(64):
-            pair(f"pst_{PIECE_NAMES[i]}", PST_MG[i][sq ^ 56], PST_EG[i][sq ^ 56], f"_{SQUARE_NAMES[sq]}")
-    for piece, values in MOBILITY:
-        for n, (mg, eg) in enumerate(values):
-            pair(f"{piece}_mobility", mg, eg, f"_{n}")
-    pair("doubled_pawn", -12, -27)
-    pair("isolated_pawn", -3, -9)
-    pair("backward_pawn", -3, -10)
-    pair("pawn_island", -3, 3)
-    by_rank("phalanx", (0, 2, -1, 10, 17, 30, 50, 0), (0, 1, 1, 9, 12, 21, 40, 0))
-    by_rank("supported_pawn", (0, 0, 9, 6, 11, 18, 30, 0), (0, 0, 7, 6, 9, 14, 25, 0))
-    by_rank("passed_pawn", (0, 0, 2, 2, 13, 21, 28, 0), (0, 7, 10, 19, 28, 36, 46, 0))
-    pair("passed_own_king_distance", 2, -8)
-    pair("passed_enemy_king_distance", -1, 10)
-    pair("unstoppable_passer", 0, 400)
+    for piece in PIECE_NAMES[:5]:
+        pair(f"{piece}_value")
+    for piece in PIECE_NAMES:
+        for square in SQUARE_NAMES:
+            pair(f"pst_{piece}", f"_{square}")
+    for piece, count in MOBILITY_COUNTS:
+        for n in range(count):
+            pair(f"{piece}_mobility", f"_{n}")
+    for group in ("doubled_pawn", "isolated_pawn", "backward_pawn", "pawn_island"):
+        pair(group)
+    for group in ("phalanx", "supported_pawn", "passed_pawn"):
+        by_rank(group)
+    for group in ("passed_own_king_distance", "passed_enemy_king_distance", "unstoppable_passer"):
+        pair(group)
     # Relative rank 1 ("_1") stands for "no pawn on this file".
-    by_rank("king_shield", (-17, 9, 14, -1, -1, -4, -6, 0), (4, -2, 1, 0, 0, 0, -1, 0))
-    by_rank("king_storm", (-10, -10, -24, -9, -3, 3, 1, 0), (3, 1, 2, 2, -3, -1, -2, 0))
-    pair("king_danger", 41, 3)
-    pair("bishop_pair", 27, 50)
-    pair("rook_open_file", 28, 4)
-    pair("rook_semiopen_file", 18, 12)
-    pair("rook_seventh", 9, 17)
-    pair("knight_outpost", 27, 11)
-    pair("bishop_outpost", 13, 7)
-    pair("threat_by_pawn", 39, 26)
-    pair("hanging", 23, 22)
-    pair("threat_by_lesser", 33, 21)
-    pair("tempo", 41, 22)
-    for piece, weight in zip(PIECE_NAMES[1:5], (0, 2, 5, 6)):
-        table.append((f"king_attack_weight_{piece}", weight))
-    for piece, weight in zip(PIECE_NAMES[1:5], (8, 2, 8, 13)):
-        table.append((f"safe_check_{piece}", weight))
-    table.append(("king_zone_attack", 2))
-    table.append(("scale_opposite_bishops", 16))
-    table.append(("scale_opposite_bishops_per_passer", 8))
-    table.append(("scale_opposite_bishops_with_pieces", 55))
-    table.append(("scale_no_pawns_minor_advantage", 8))
-    table.append(("scale_knnk", 0))
-    table.append(("scale_wrong_bishop", 0))
-    return table
+    by_rank("king_shield")
+    by_rank("king_storm")
+    for group in ("king_danger", "bishop_pair", "rook_open_file", "rook_semiopen_file", "rook_seventh",
+                  "knight_outpost", "bishop_outpost", "threat_by_pawn", "hanging", "threat_by_lesser", "tempo"):
+        pair(group)
+    names.extend(f"king_attack_weight_{piece}" for piece in PIECE_NAMES[1:5])
+    names.extend(f"safe_check_{piece}" for piece in PIECE_NAMES[1:5])
+    names.extend(("king_zone_attack", "scale_opposite_bishops", "scale_opposite_bishops_per_passer",
+                  "scale_opposite_bishops_with_pieces", "scale_no_pawns_minor_advantage", "scale_knnk",
+                  "scale_wrong_bishop"))
+    return tuple(names)
 
 
-_DEFAULTS = _param_table()
-if len(_DEFAULTS) != N_PARAMS:
-    raise ImportError(f"evaluation parameter table names {len(_DEFAULTS)} slots, C table has {N_PARAMS}")
-PARAM_NAMES = tuple(name for name, _ in _DEFAULTS)
+PARAM_NAMES = _param_names()
+if len(PARAM_NAMES) != N_PARAMS:
+    raise ImportError(f"evaluation parameter table names {len(PARAM_NAMES)} slots, C table has {N_PARAMS}")
 _PARAM_INDEX = {name: i for i, name in enumerate(PARAM_NAMES)}
 
 
@@ -705,8 +622,8 @@ def eval_params():
 
 
 def default_eval_params():
-    """{name: value} of the built-in defaults."""
-    return dict(_DEFAULTS)
+    """{name: value} of the shipped defaults (weights/default.params)."""
+    return dict(zip(PARAM_NAMES, _DEFAULTS))
 
 
 def set_eval_params(dict values):
@@ -730,9 +647,9 @@ def save_eval_params(path):
             out.write(f"{name} = {PARAMS[i]}\n")
 
 
-def load_eval_params(path):
-    """Read a file written by save_eval_params (`name = value` lines, `#` comments, every
-    parameter exactly once). Any problem raises ParamFileError and keeps the current weights."""
+def read_eval_params(path):
+    """The values, in table order, of a file written by save_eval_params (`name = value` lines,
+    `#` comments, every parameter exactly once). Any problem raises ParamFileError."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
@@ -760,10 +677,20 @@ def load_eval_params(path):
     if missing:
         raise ParamFileError(f"{path}:{len(lines)}: parameter {missing[0]!r} is missing "
                              f"({len(missing)} parameter(s) missing by the end of the file)")
-    _apply_params([values[name][0] for name in PARAM_NAMES])
+    return [values[name][0] for name in PARAM_NAMES]
 
 
-_apply_params([value for _, value in _DEFAULTS])
+def load_eval_params(path):
+    """Make the weights those of a parameter file (read_eval_params); on any problem the current
+    weights are kept and ParamFileError says what was wrong."""
+    _apply_params(read_eval_params(path))
+
+
+try:
+    _DEFAULTS = tuple(read_eval_params(DEFAULTS_FILE))
+except ParamFileError as exc:
+    raise ImportError(f"the shipped evaluation weights cannot be used: {exc}") from None
+_apply_params(list(_DEFAULTS))
 if sizeof(PawnEntry) != 64:
     raise ImportError(f"PawnEntry is {sizeof(PawnEntry)} bytes; it must fill exactly one 64-byte cache line")
 

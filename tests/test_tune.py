@@ -127,6 +127,28 @@ def test_a_bad_specification_exits_2(tmp_path):
     (tmp_path / "bad.spsa").write_text(SMALL.replace("batch = 4", "batch = 0"))
     result = tune("--method", "spsa", str(tmp_path / "bad.spsa"))
     assert result.returncode == 2 and f"{tmp_path / 'bad.spsa'}:3: batch: must be 1 or more" in result.stderr
+    (tmp_path / "bad.spsa").write_text("start = nowhere.params\n" + SMALL)
+    result = tune("--method", "spsa", str(tmp_path / "bad.spsa"))
+    assert result.returncode == 2 and f"{tmp_path / 'bad.spsa'}:1: start: " in result.stderr
+    assert "cannot read evaluation parameter file" in result.stderr
+
+
+def test_a_run_starts_from_the_weights_its_specification_names_and_keeps_them(tmp_path):
+    (tmp_path / "begin.params").write_text("".join(f"{name} = {value}\n" for name, value in
+                                                   {**START, "tempo_mg": 30, "tempo_eg": 12}.items()))
+    spec = SMALL.replace("gauntlet interval = 12", "gauntlet interval = 0").replace("iterations = 12", "iterations = 4")
+    (tmp_path / "from.spsa").write_text("start = begin.params\n" + spec)
+    result = tune("--method", "spsa", str(tmp_path / "from.spsa"), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    run = tmp_path / "from.run"
+    first_row = (run / "history.csv").read_text().splitlines()[1].split(",")
+    theta = dict(zip((run / "history.csv").read_text().splitlines()[0].split(",")[2:], map(float, first_row[2:])))
+    assert abs(theta["tempo_mg"] - 30) < 10 and abs(theta["tempo_eg"] - 12) < 10     # a step from the start, not from 41/22
+    (tmp_path / "begin.params").unlink()        # the run keeps its own copy: a resume needs no FILE
+    assert tune("--resume", str(run), "--workers", "1").returncode == 0
+    kept = {name: int(value) for name, _, value in (line.partition(" = ") for line in
+            (run / "start.params").read_text().splitlines() if not line.startswith("#"))}
+    assert kept == {**START, "tempo_mg": 30, "tempo_eg": 12}
 
 
 def test_the_run_writes_theta_as_a_parameter_file(small_run):

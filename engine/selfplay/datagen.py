@@ -46,8 +46,8 @@ class Settings:
     games_per_task: int
     openings: tuple = ()
     openings_hash: str | None = None
-    params: tuple = ()                  # (name, value) of every weight played with; () the built-in ones
-    params_hash: str | None = None
+    params: tuple = ()                  # (name, value) of every weight played with; () the shipped ones
+    params_hash: str = ""               # the weights' hash (game.weights_hash), given or shipped
 
 
 def play_game(settings: Settings, number: int) -> tuple[list[bytes], dict]:
@@ -192,7 +192,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or 2 after an opening of --openings)")
     parser.add_argument("--openings", metavar="EPD", help="start each game from a random line of this EPD/FEN file")
     parser.add_argument("--params", metavar="FILE", help="play with these evaluation weights: a parameter file or "
-                        "a genome (FILE#ID), as EvalFile takes (default: the built-in weights)")
+                        "a genome (FILE#ID), as EvalFile takes (default: the shipped weights)")
     parser.add_argument("--seed", type=int,
                         help="the seed (default: random for a new DIR, the DIR's own when resuming)")
     parser.add_argument("--games-per-task", type=console.positive_int, default=GAMES_PER_TASK,
@@ -207,7 +207,7 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
     if random_plies < 0:
         raise ValueError(f"--random-plies cannot be negative ({random_plies})")
     seed = args.seed if args.seed is not None else journal_header.get("seed", random.randrange(2 ** 32))
-    params, params_hash = (), None
+    params, params_hash = (), weights_hash(default_eval_params())
     if args.params:
         weights = read_weights(args.params)
         params, params_hash = tuple(weights.items()), weights_hash(weights)

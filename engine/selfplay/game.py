@@ -12,7 +12,7 @@ import hashlib
 import random
 from typing import Callable, Mapping, Sequence
 
-from .._core import Board, Search, default_eval_params, eval_params, load_eval_params, set_eval_params
+from .._core import Board, Search, default_eval_params, eval_param_names, read_eval_params, set_eval_params
 from .evolve.genome import is_genome_target, load_genome
 
 OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
@@ -34,12 +34,7 @@ def read_weights(target: str) -> dict[str, int]:
     ParamFileError naming the fault. The weights in use do not change."""
     if is_genome_target(target):
         return {**default_eval_params(), **load_genome(target).params()}
-    before = eval_params()
-    try:
-        load_eval_params(target)
-        return eval_params()
-    finally:
-        set_eval_params(before)
+    return dict(zip(eval_param_names(), read_eval_params(target)))
 
 
 def weights_hash(weights: dict[str, int]) -> str:

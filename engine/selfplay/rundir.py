@@ -8,6 +8,11 @@ import os
 import subprocess
 
 from .. import __version__
+from .._core import ParamFileError, default_eval_params
+from .configfile import ConfigError, config_lines
+from .game import read_weights, weights_hash
+
+START_KEY, START_FILE = "start", "start.params"
 
 
 def lock_directory(out: str, job: str):
@@ -61,6 +66,32 @@ def run_configuration(given: str | None, resume: str | None, out: str | None, ke
     if resume and not os.path.exists(path):
         raise ValueError(f"{directory} holds no run to resume (no {kept_name})")
     return directory, path, read_text(path, "configuration")
+
+
+def start_weights(config_text: str, config_path: str, out: str) -> dict[str, int]:
+    """The table an SPSA run starts from: the weights its specification's `start = FILE` line names
+    (a parameter file or a genome, as EvalFile takes; relative to the specification's folder), or the
+    shipped defaults. A run keeps them as RUNDIR/start.params (keep_start) and a resumed run reads
+    that copy, so editing or moving FILE changes no run. ConfigError when FILE cannot be used."""
+    kept = os.path.join(out, START_FILE)
+    if os.path.exists(kept):
+        return read_weights(kept)
+    for number, key, value in config_lines(config_text, config_path):
+        if key == START_KEY:
+            try:
+                return read_weights(os.path.join(os.path.dirname(config_path), value))
+            except ParamFileError as error:
+                raise ConfigError(f"{config_path}:{number}: {key}: {error}") from None
+    return default_eval_params()
+
+
+def keep_start(directory: "RunDirectory", start: dict[str, int]) -> str:
+    """Keep a new run's start table as RUNDIR/start.params; its hash, for the run's fingerprint."""
+    path = directory.path(START_FILE)
+    if not os.path.exists(path):
+        text = "# The weights this run started from (its specification's start, or the shipped defaults)\n"
+        write_atomically(path, (text + "".join(f"{name} = {value}\n" for name, value in start.items())).encode())
+    return weights_hash(start)
 
 
 class RunDirectory:

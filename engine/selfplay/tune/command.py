@@ -4,6 +4,7 @@ on datagen's positions (texel.py).
 
 The run directory holds:
   spec.txt      the specification, as given (a resumed run reads it from here)
+  start.params  the table theta starts from (its `start`, or the shipped weights), kept at the start
   games.jsonl   the journal: a fingerprint line, then one line per game pair as it ends (its
                 iteration is its id + 1; `round` is its batch; the opening, both games, the budget,
                 the worker; a gauntlet's bouts have pool -1 and ids after the iterations)
@@ -22,13 +23,12 @@ import sys
 from typing import Callable, Mapping
 
 from ... import __version__, console
-from ..._core import default_eval_params
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ..configfile import ConfigError
-from ..game import play_bout
+from ..game import play_bout, weights_hash
 from ..jobs import add_backend_arguments, backend_from, run_job
 from ..journal import Journal
-from ..rundir import RunDirectory, read_text, run_configuration
+from ..rundir import RunDirectory, keep_start, read_text, run_configuration, start_weights
 from .spsa import Spsa, SpsaSpec, pair_result, parse_spec
 
 DESCRIPTION = """\
@@ -61,7 +61,7 @@ class SpsaRun:
         self.spec: SpsaSpec = parse_spec(spec_text, directory.path("spec.txt"), start)
         self.spsa = Spsa(self.spec)
         self.play = play
-        self.fingerprint = {"job": "spsa", "pyrope": __version__, "spec": spec_text}
+        self.fingerprint = {"job": "spsa", "pyrope": __version__, "spec": spec_text, "start": weights_hash(start)}
         self.gauntlets: list[dict] = []     # each: games, player ("theta"), wins, losses, draws, elo, margin
         Journal(directory.path("games.jsonl")).check(self.fingerprint, "SPSA run",
                                                      "give another run directory, or resume with the same")
@@ -204,7 +204,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     texel.add_argument("--regularisation", type=float, nargs="+", default=[1e-7, 5e-8, 2e-8, 1e-8],
                        help="pulls towards the start weights to try; the validation games choose one")
     texel.add_argument("--start", metavar="FILE", help="the weights to start from and pull towards: a parameter "
-                       "file or a genome, as EvalFile takes (default: the built-in weights)")
+                       "file or a genome, as EvalFile takes (default: the shipped weights)")
     texel.add_argument("--no-pst", action="store_true", help="keep the piece-square tables")
     texel.add_argument("--min-hits", type=int, default=200, help="positions a free weight must move (default 200)")
     texel.add_argument("--processes", type=console.positive_int, default=os.cpu_count() or 1,
@@ -227,14 +227,16 @@ def run(args: argparse.Namespace) -> int:
     out, spec_path, spec_text = run_configuration(args.inputs[0] if args.inputs else None, args.resume, args.out,
                                                   "spec.txt")
     try:
-        parse_spec(spec_text, spec_path, default_eval_params())
+        start = start_weights(spec_text, spec_path, out)
+        parse_spec(spec_text, spec_path, start)
     except ConfigError as error:
         print(f"pyrope tune: {error}", file=sys.stderr)
         return 2
     directory = RunDirectory(out, "tune", "spec.txt", ("history.csv",))
     try:
         state = directory.open(spec_text, spec_path)
-        spsa_run = SpsaRun(directory, spec_text, default_eval_params())
+        keep_start(directory, start)
+        spsa_run = SpsaRun(directory, spec_text, start)
         spsa_run.begin(state)
         backend, where = backend_from(args)
         spec = spsa_run.spec

@@ -13,6 +13,8 @@ games old -- so that a run is the same on any number of workers, killed and resu
 
 The specification file (`key = value` lines, configfile.py):
     iterations = 2000          game pairs (N)
+    start = FILE               the table to start from: a parameter file or a genome, relative to
+                               this file (default: the shipped weights); the run keeps a copy
     nodes = 5000               nodes a move
     batch = 8                  iterations played from one theta
     seed = 1
@@ -91,6 +93,8 @@ def parse_spec(text: str, path: str, start: Mapping[str, int]) -> SpsaSpec:
                 if not low <= start[name] <= high:
                     fail(path, number, key, f"{low:g}..{high:g} excludes {name}'s start value {start[name]}")
                 params[name] = SpsaParam(name, start[name], low, high, c_end, r_end)
+        elif key == "start":    # the start table, read before (rundir.start_weights)
+            continue
         elif key in _WHOLE:
             attribute, lowest = _WHOLE[key]
             values[attribute] = whole_number(path, number, key, value, lowest)
@@ -99,7 +103,7 @@ def parse_spec(text: str, path: str, start: Mapping[str, int]) -> SpsaSpec:
             if values[_REAL[key]] < 0 or (key != "A" and values[_REAL[key]] == 0):
                 fail(path, number, key, f"must be {'0 or more' if key == 'A' else 'above 0'}, not {value}")
         else:
-            fail(path, number, key, f"unknown key (the keys: {', '.join(list(_WHOLE) + list(_REAL))}, "
+            fail(path, number, key, f"unknown key (the keys: start, {', '.join(list(_WHOLE) + list(_REAL))}, "
                  "param PATTERN ...)")
     if "iterations" not in values:
         fail(path, None, "iterations", "is missing: how many game pairs?")

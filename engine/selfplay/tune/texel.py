@@ -12,7 +12,7 @@ refused: nothing else's scores or games may teach the weights.
 The fit: the evaluation is linearised around the current weights (`eval_coefficients`: each
 parameter's exact slope on each position, computed by worker processes because the weight table
 is global to the core), the mean squared error of P(evaluation) against the labels plus a pull
-towards the start weights (`--start`, default the built-in ones) is minimised by L-BFGS within bounds,
+towards the start weights (`--start`, default the shipped ones) is minimised by L-BFGS within bounds,
 and this is repeated (`--rounds`),
 as king danger and endgame scaling are not linear. The validation games (held out by game,
 trainset.py) choose the pull's strength among `--regularisation` in the first round.
@@ -60,7 +60,7 @@ def generators(paths: list[str]) -> dict[str, dict]:
             raise ValueError(f"{path}: no datagen journal says Pyrope played it (pyrope datagen writes "
                              "DIR/journal.jsonl beside DIR/positions/); only Pyrope's own games may teach the weights")
         found[path] = {"generator": f"pyrope datagen {played_by}",
-                       "weights_sha256": journals[folder]["header"].get("params_hash") or "built-in"}
+                       "weights_sha256": journals[folder]["header"]["params_hash"]}
     return found
 
 
@@ -179,7 +179,7 @@ def run(args) -> int:
         + "".join(f"{name} = {value}\n" for name, value in current.items())
     write_atomically(args.output, text.encode("utf-8"))
     provenance = {"command": "pyrope tune " + " ".join(sys.argv[2:]), "pyrope": revision(),
-                  "start": {"weights": args.start or "built-in", "weights_sha256": weights_hash(start_weights)},
+                  "start": {"weights": args.start or "shipped", "weights_sha256": weights_hash(start_weights)},
                   "output_weights_sha256": weights_hash(current),
                   "inputs": [{"path": path, "sha256": digest, **played_by[path]} for path, digest in data.shards.items()],
                   "skipped": data.skipped, "positions": {"train": len(data.train), "validation": len(data.validation)},

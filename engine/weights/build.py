@@ -1,0 +1,204 @@
+"""Rebuild the shipped evaluation weights from the seed, on Pyrope's own games alone:
+
+    python3 -m pyrope.weights.build WORKDIR [--positions 500000] [--nodes 5000] [--fits 3] [--workers N]
+    python3 -m pyrope.weights.build WORKDIR --gate [--openings EPD]
+    python3 -m pyrope.weights.build WORKDIR --ship
+
+1. Fit 1..F: `pyrope datagen` plays --positions positions with the weights before (seed.params
+   first: PeSTO's tables and hand-set terms, no engine's scores), from random plies; `pyrope tune
+   --method texel` fits that data, starting from and pulling towards those weights. F = 3 is the
+   fit and two regenerations with the new weights.
+2. `pyrope tune --method spsa` with spsa.spec (here, or --spec), started from the last fit.
+3. WORKDIR/candidate.params and WORKDIR/provenance.json: for each step the command, the revision
+   that ran it, its seed, its inputs with their hashes and generator, and its output's hash.
+Each step is a resumable command, so the same build command goes on wherever a session stopped.
+
+--gate plays the candidate against the weights shipped when the gate began (kept as
+WORKDIR/baseline.params), one build of Pyrope on both sides, balanced openings, colours swapped,
+one thread, resumable journals: 2,000 games at 2s+0.02s and 400 at 10s+0.1s. It passes with at
+least +20 Elo and the 95% interval above 0 in the first, and at least 50% in the second.
+--ship, once the gate has passed, copies candidate.params and provenance.json (gate included) here
+as default.params and provenance.json.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+from .._core import read_eval_params
+from ..selfplay.game import read_weights, weights_hash
+from ..selfplay.match.stats import elo_interval
+from ..selfplay.rundir import revision, write_atomically
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEED, SPEC, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
+                                    ("seed.params", "spsa.spec", "default.params", "provenance.json"))
+OPENINGS = os.path.join(HERE, "..", "..", "..", "shared", "data", "openings", "balanced-8ply.epd")
+GATES = ({"tc": "2+0.02", "games": 2000, "elo": 20.0}, {"tc": "10+0.1", "games": 400, "score": 0.5})
+
+
+def pyrope(*arguments: str) -> list[str]:
+    return [sys.executable, "-m", "pyrope.cli", *arguments]
+
+
+def run_step(command: list[str]) -> None:
+    print("build:", " ".join(command[2:]), flush=True)
+    if subprocess.run(command).returncode != 0:
+        sys.exit(f"build: the step failed: {' '.join(command[2:])}; run the build again to go on")
+
+
+def read_json(path: str):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def journal(path: str) -> list[dict]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def datagen_record(command: list[str], out: str) -> dict:
+    header, *tasks = journal(os.path.join(out, "journal.jsonl"))
+    return {"step": "datagen", "command": " ".join(command[2:]), "pyrope": sorted({task["pyrope"] for task in tasks}),
+            "seed": header["seed"], "nodes": header["nodes"], "random plies": header["random_plies"],
+            "weights_sha256": header["params_hash"], "games": sum(task["games"] for task in tasks),
+            "positions": sum(task["count"] for task in tasks), "output": os.path.basename(out)}
+
+
+def build(work: str, args: argparse.Namespace) -> None:
+    steps = [{"step": "seed", "file": "seed.params", "weights_sha256": weights_hash(read_weights(SEED)),
+              "origin": "PeSTO's material and piece-square tables, hand-set other terms (ext/evaluate.pxi at 804762a^)"}]
+    weights = SEED
+    for fit in range(1, args.fits + 1):
+        data, fitted = os.path.join(work, f"data-{fit}"), os.path.join(work, f"fit-{fit}.params")
+        command = pyrope("datagen", "--positions", str(args.positions), "--out", data, "--nodes", str(args.nodes),
+                         "--params", weights, "--seed", str(fit), *workers(args))
+        run_step(command)
+        steps.append(datagen_record(command, data))
+        if not os.path.exists(fitted + ".json"):
+            run_step(pyrope("tune", "--method", "texel", data, "-o", fitted, "--start", weights))
+        steps.append({"step": "texel", **read_json(fitted + ".json")})
+        weights = fitted
+    spec = os.path.join(work, "spsa.spec")
+    with open(args.spec, encoding="utf-8") as handle:
+        spec_text = handle.read() + f"start = {os.path.basename(weights)}\n"
+    run_dir = os.path.join(work, "spsa.run")
+    if not os.path.exists(os.path.join(run_dir, "spec.txt")):
+        write_atomically(spec, spec_text.encode())
+        command = pyrope("tune", "--method", "spsa", spec, "--out", run_dir, *workers(args))
+    else:
+        command = pyrope("tune", "--resume", run_dir, *workers(args))
+    run_step(command)
+    state = read_json(os.path.join(run_dir, "state.json"))
+    candidate = read_weights(os.path.join(run_dir, "params.txt"))
+    steps.append({"step": "spsa", "command": " ".join(command[2:]), "pyrope": state["pyrope"], "spec": spec_text,
+                  "start_weights_sha256": weights_hash(read_weights(os.path.join(run_dir, "start.params"))),
+                  "pairs": state["run"]["spsa"]["done"], "gauntlets": state["run"]["gauntlets"],
+                  "output_weights_sha256": weights_hash(candidate)})
+    text = "# Pyrope evaluation parameters: name = value (centipawns; scales out of 64).\n" \
+           "# Made from seed.params on Pyrope's own games alone; provenance.json says how.\n" \
+           + "".join(f"{name} = {value}\n" for name, value in candidate.items())
+    write_atomically(os.path.join(work, "candidate.params"), text.encode())
+    provenance = {"file": "default.params", "weights_sha256": weights_hash(candidate), "built by": revision(),
+                  "date": datetime.date.today().isoformat(), "steps": steps}
+    write_atomically(os.path.join(work, "provenance.json"), (json.dumps(provenance, indent=1) + "\n").encode())
+    print(f"build: candidate weights in {work}/candidate.params ({weights_hash(candidate)[:16]}); "
+          f"next: --gate, then --ship")
+
+
+def workers(args: argparse.Namespace) -> list[str]:
+    return ["--workers", str(args.workers)] if args.workers else []
+
+
+def gate(work: str, openings: str, concurrency: int) -> None:
+    candidate, baseline = os.path.join(work, "candidate.params"), os.path.join(work, "baseline.params")
+    if not os.path.exists(candidate):
+        sys.exit(f"build: {candidate} does not exist yet: run the build first")
+    if not os.path.exists(baseline):
+        shutil.copyfile(DEFAULTS, baseline)
+    provenance = read_json(os.path.join(work, "provenance.json"))
+    results = []
+    for settings in GATES:
+        record = os.path.join(work, f"gate-{settings['tc']}.jsonl")
+        run_step(pyrope("match", "--tc", settings["tc"], "--games", str(settings["games"]), "--concurrency",
+                        str(concurrency), "--openings", openings, "--order", "random", "--resign", "--draw",
+                        "--resume", record, "--each", "option.Hash=16", "option.Threads=1", "option.OwnBook=false",
+                        "--engine", "cmd=" + shlex.join(pyrope()), "name=candidate", f"option.EvalFile={candidate}",
+                        "--engine", "cmd=" + shlex.join(pyrope()), "name=baseline", f"option.EvalFile={baseline}"))
+        results.append(gate_result(settings, journal(record)[1:]))
+    provenance["gate"] = {"baseline_weights_sha256": weights_hash(read_weights(baseline)), "matches": results,
+                          "passed": all(result["passed"] for result in results)}
+    write_atomically(os.path.join(work, "provenance.json"), (json.dumps(provenance, indent=1) + "\n").encode())
+    for result in results:
+        print(f"gate {result['tc']}: {result['games']} games, candidate {result['wins']}-{result['losses']}-"
+              f"{result['draws']}, {result['elo']:+.1f} Elo [{result['low']:+.1f}, {result['high']:+.1f}]; "
+              f"faults {result['faults']}; {'passed' if result['passed'] else 'not passed'}")
+
+
+def gate_result(settings: dict, games: list[dict]) -> dict:
+    """The candidate's (engine 0's) record in one gate match, from its journal."""
+    wins = losses = draws = faults = 0
+    for game in games:
+        faults += game["fault"] is not None
+        if game["result"] == "1/2-1/2":
+            draws += 1
+        elif (game["result"] == "1-0") == (game["white"] == 0):
+            wins += 1
+        else:
+            losses += 1
+    elo, margin = elo_interval(wins, losses, draws) if games else (0.0, math.inf)
+    elo_low, elo_high = elo - margin, elo + margin
+    score = (wins + draws / 2) / max(1, len(games))
+    passed = len(games) >= settings["games"] and faults == 0 and (
+        elo >= settings["elo"] and elo_low > 0 if "elo" in settings else score >= settings["score"])
+    return {"tc": settings["tc"], "games": len(games), "wins": wins, "losses": losses, "draws": draws,
+            "score": round(score, 4), "elo": round(elo, 1), "low": round(elo_low, 1), "high": round(elo_high, 1),
+            "faults": faults, "passed": passed}
+
+
+def ship(work: str) -> None:
+    provenance = read_json(os.path.join(work, "provenance.json"))
+    if not provenance.get("gate", {}).get("passed"):
+        sys.exit("build: the gate has not passed (run --gate); weaker weights are not shipped")
+    candidate = os.path.join(work, "candidate.params")
+    if weights_hash(read_weights(candidate)) != provenance["weights_sha256"]:
+        sys.exit(f"build: {candidate} is not the weights its provenance names")
+    read_eval_params(candidate)
+    shutil.copyfile(candidate, DEFAULTS)
+    shutil.copyfile(os.path.join(work, "provenance.json"), PROVENANCE)
+    print(f"build: shipped {DEFAULTS} and {PROVENANCE}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m pyrope.weights.build", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("work", metavar="WORKDIR", help="where the steps' data, fits and runs go")
+    parser.add_argument("--positions", type=int, default=500_000, help="datagen positions per fit (default 500000)")
+    parser.add_argument("--nodes", type=int, default=5000, help="datagen's nodes a move (default 5000)")
+    parser.add_argument("--fits", type=int, default=3, help="Texel fits, each on data of the weights before (default 3)")
+    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--spec", default=SPEC, help="the SPSA step's specification (default: spsa.spec here)")
+    parser.add_argument("--gate", action="store_true", help="play the ship gate's matches")
+    parser.add_argument("--openings", default=OPENINGS, help="the gate's openings (default: balanced-8ply.epd)")
+    parser.add_argument("--concurrency", type=int, default=2, help="the gate's games at a time (default 2)")
+    parser.add_argument("--ship", action="store_true", help="make the gated candidate the shipped weights")
+    args = parser.parse_args(argv)
+    os.makedirs(args.work, exist_ok=True)
+    if args.ship:
+        ship(args.work)
+    elif args.gate:
+        gate(args.work, args.openings, args.concurrency)
+    else:
+        build(args.work, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
