@@ -14,7 +14,7 @@ from pyrope.kriegspiel.own import OwnBoard
 from pyrope.kriegspiel.pgn import game_from_referee, read_game
 from pyrope.kriegspiel.players import Player, RandomPlayer, SemiRandomPlayer, builtin, play_game, possible_tries
 
-GAMES = 200
+GAMES = 60
 QUIET = Announcement(to_move=chess.WHITE, capture=None, checks=(), pawn_tries=0, outcome=None)
 
 
