@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 
+from .. import console
 from .._core import read_eval_params
 from ..selfplay.game import read_weights, weights_hash
 from ..selfplay.match.stats import elo_interval
@@ -164,6 +165,8 @@ def gate_result(settings: dict, games: list[dict]) -> dict:
 
 
 def ship(work: str) -> None:
+    if not os.path.exists(os.path.join(work, "provenance.json")):
+        sys.exit(f"build: {work} holds no candidate yet: run the build, then --gate")
     provenance = read_json(os.path.join(work, "provenance.json"))
     if not provenance.get("gate", {}).get("passed"):
         sys.exit("build: the gate has not passed (run --gate); weaker weights are not shipped")
@@ -180,14 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m pyrope.weights.build", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("work", metavar="WORKDIR", help="where the steps' data, fits and runs go")
-    parser.add_argument("--positions", type=int, default=500_000, help="datagen positions per fit (default 500000)")
-    parser.add_argument("--nodes", type=int, default=5000, help="datagen's nodes a move (default 5000)")
-    parser.add_argument("--fits", type=int, default=3, help="Texel fits, each on data of the weights before (default 3)")
-    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--positions", type=console.positive_int, default=500_000, help="datagen positions per fit (default 500000)")
+    parser.add_argument("--nodes", type=console.positive_int, default=5000, help="datagen's nodes a move (default 5000)")
+    parser.add_argument("--fits", type=console.positive_int, default=3, help="Texel fits, each on data of the weights before (default 3)")
+    parser.add_argument("--workers", type=console.positive_int, help="worker processes (default: every core)")
     parser.add_argument("--spec", default=SPEC, help="the SPSA step's specification (default: spsa.spec here)")
     parser.add_argument("--gate", action="store_true", help="play the ship gate's matches")
     parser.add_argument("--openings", default=OPENINGS, help="the gate's openings (default: balanced-8ply.epd)")
-    parser.add_argument("--concurrency", type=int, default=2, help="the gate's games at a time (default 2)")
+    parser.add_argument("--concurrency", type=console.positive_int, default=2, help="the gate's games at a time (default 2)")
     parser.add_argument("--ship", action="store_true", help="make the gated candidate the shipped weights")
     args = parser.parse_args(argv)
     os.makedirs(args.work, exist_ok=True)
