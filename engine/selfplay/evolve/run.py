@@ -31,7 +31,7 @@ from typing import Callable, Mapping
 from ... import __version__, console
 from ..._core import default_eval_params
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
-from ..game import play_bout
+from ..game import play_bout, weights_hash
 from ..jobs import add_backend_arguments, backend_from, run_job
 from ..journal import Journal
 from ..rundir import RunDirectory, read_text, run_configuration, write_atomically
@@ -68,7 +68,10 @@ class EvolveRun:
         self.evolution = Evolution(self.config, start)
         self.play = play
         self.names = {spec.name: spec.params for spec in self.config.genes}
-        self.fingerprint = {"job": "evolve", "pyrope": __version__, "config": config_text}
+        # The start table is the shipped weights of this Pyrope: its hash keeps a run from resuming
+        # on other ones.
+        self.fingerprint = {"job": "evolve", "pyrope": __version__, "config": config_text,
+                            "start": weights_hash(start)}
         self.gauntlets: list[dict] = []     # each: games, round, player (the champion), wins, losses, draws, elo, margin
         self.history: list[dict] = []       # each round: games, played, draws, champion, its priorities
         self.bar = None                     # the run's progress bar, while it runs
