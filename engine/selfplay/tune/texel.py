@@ -120,8 +120,11 @@ def fit_weights(base, matrix, target, k, start, anchor, free, regularisation, bo
         slope = 2.0 * error * p * (1.0 - p) * k * numpy.log(10.0) / 400.0 / n
         return (float(numpy.mean(error ** 2)) + regularisation * float(numpy.sum((x - pull) ** 2)),
                 sub_t @ slope + 2.0 * regularisation * (x - pull))
+    # The error is about 0.03 and its slope per centipawn about 1e-6 near a fit: SciPy's default
+    # tolerances (a slope of 1e-5, a relative step of 2e-9 of max(|f|, 1)) would call the start
+    # weights a minimum as soon as they are near one, and a regenerated fit would not move at all.
     result = minimize(loss, x0, jac=True, method="L-BFGS-B", bounds=[bounds[i] for i in free],
-                      options={"maxiter": 2000})
+                      options={"maxiter": 2000, "gtol": 1e-12, "ftol": 1e-15})
     weights = start.astype(float).copy()
     weights[free] = result.x
     return weights
