@@ -37,6 +37,13 @@ def read_weights(target: str) -> dict[str, int]:
     return dict(zip(eval_param_names(), read_eval_params(target)))
 
 
+def weights_text(weights: Mapping[str, int], comment: str) -> str:
+    """A parameter file's text (what read_weights and EvalFile read): `# comment` lines, then
+    `name = value` for every weight."""
+    return "".join(f"# {line}\n" for line in comment.splitlines()) \
+        + "".join(f"{name} = {value}\n" for name, value in weights.items())
+
+
 def weights_hash(weights: dict[str, int]) -> str:
     """A SHA-256 of a full set of weights (in table order): what provenance records name them by."""
     return hashlib.sha256(repr(tuple(weights.items())).encode()).hexdigest()

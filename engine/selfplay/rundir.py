@@ -10,7 +10,7 @@ import subprocess
 from .. import __version__
 from .._core import ParamFileError, default_eval_params
 from .configfile import ConfigError, config_lines
-from .game import read_weights, weights_hash
+from .game import read_weights, weights_text
 
 START_KEY, START_FILE = "start", "start.params"
 
@@ -85,13 +85,12 @@ def start_weights(config_text: str, config_path: str, out: str) -> dict[str, int
     return default_eval_params()
 
 
-def keep_start(directory: "RunDirectory", start: dict[str, int]) -> str:
-    """Keep a new run's start table as RUNDIR/start.params; its hash, for the run's fingerprint."""
+def keep_start(directory: "RunDirectory", start: dict[str, int]) -> None:
+    """Keep a new run's start table as RUNDIR/start.params."""
     path = directory.path(START_FILE)
     if not os.path.exists(path):
-        text = "# The weights this run started from (its specification's start, or the shipped defaults)\n"
-        write_atomically(path, (text + "".join(f"{name} = {value}\n" for name, value in start.items())).encode())
-    return weights_hash(start)
+        text = weights_text(start, "The weights this run started from (its specification's start, or the shipped defaults)")
+        write_atomically(path, text.encode())
 
 
 class RunDirectory:

@@ -34,7 +34,7 @@ import sys
 
 from .. import console
 from .._core import read_eval_params
-from ..selfplay.game import read_weights, weights_hash
+from ..selfplay.game import read_weights, weights_hash, weights_text
 from ..selfplay.match.stats import elo_interval
 from ..selfplay.rundir import revision, write_atomically
 
@@ -103,9 +103,8 @@ def build(work: str, args: argparse.Namespace) -> None:
                   "start_weights_sha256": weights_hash(read_weights(os.path.join(run_dir, "start.params"))),
                   "pairs": state["run"]["spsa"]["done"], "gauntlets": state["run"]["gauntlets"],
                   "output_weights_sha256": weights_hash(candidate)})
-    text = "# Pyrope evaluation parameters: name = value (centipawns; scales out of 64).\n" \
-           "# Made from seed.params on Pyrope's own games alone; provenance.json says how.\n" \
-           + "".join(f"{name} = {value}\n" for name, value in candidate.items())
+    text = weights_text(candidate, "Pyrope evaluation parameters: name = value (centipawns; scales out of 64).\n"
+                        "Made from seed.params on Pyrope's own games alone; provenance.json says how.")
     write_atomically(os.path.join(work, "candidate.params"), text.encode())
     provenance = {"file": "default.params", "weights_sha256": weights_hash(candidate), "built by": revision(),
                   "date": datetime.date.today().isoformat(), "steps": steps}

@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 from ... import __version__, console
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ..configfile import ConfigError
-from ..game import play_bout, weights_hash
+from ..game import play_bout, weights_hash, weights_text
 from ..jobs import add_backend_arguments, backend_from, run_job
 from ..journal import Journal
 from ..rundir import RunDirectory, keep_start, read_text, run_configuration, start_weights
@@ -118,8 +118,8 @@ class SpsaRun:
 
     def params_text(self) -> str:
         values = {**self.start, **self.spsa.params()}
-        return (f"# Pyrope evaluation parameters: SPSA after {self.spsa.done} of {self.spec.iterations} iterations\n"
-                + "".join(f"{name} = {value}\n" for name, value in values.items()))
+        return weights_text(values, f"Pyrope evaluation parameters: SPSA after {self.spsa.done} of "
+                            f"{self.spec.iterations} iterations")
 
     def run(self, backend, write: Callable[[str], None] = print) -> None:
         spec = self.spec

@@ -32,7 +32,7 @@ import time
 from ... import console
 from ..._core import default_eval_params, eval_coefficients, eval_param_names, set_eval_params
 from .. import dataset, trainset
-from ..game import read_weights, weights_hash
+from ..game import read_weights, weights_hash, weights_text
 from ..rundir import read_text, revision, write_atomically
 
 FROZEN = ("scale_knnk", "scale_wrong_bishop", "scale_no_pawns_minor_advantage")    # too few positions decide them
@@ -178,8 +178,7 @@ def run(args) -> int:
         base_valid, _ = linearise(pool, current, fens["validation"], [])
     set_eval_params(default_eval_params())
     report["after"] = {"train": mse(base, target["train"], k), "validation": mse(base_valid, target["validation"], k)}
-    text = "# Pyrope evaluation parameters: pyrope tune --method texel (provenance in the .json beside)\n" \
-        + "".join(f"{name} = {value}\n" for name, value in current.items())
+    text = weights_text(current, "Pyrope evaluation parameters: pyrope tune --method texel (provenance in the .json beside)")
     write_atomically(args.output, text.encode("utf-8"))
     provenance = {"command": "pyrope tune " + " ".join(sys.argv[2:]), "pyrope": revision(),
                   "start": {"weights": args.start or "shipped", "weights_sha256": weights_hash(start_weights)},
