@@ -3,8 +3,8 @@
 # reductions, a staged move picker (TT move, captures by MVV/LVA with SEE, killers,
 # counter-move, quiets by history, losing captures) that generates each kind only when needed, and
 # a static evaluation corrected by what the search has learnt about its errors (correction history).
-# Several workers (Lazy SMP) search the same root and share only the transposition table and
-# the stop flag.
+# Several workers (Lazy SMP) search the same root, the helpers skipping depths in a pattern each,
+# and share only the transposition table and the stop flag.
 
 from libc.math cimport log
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -999,6 +999,21 @@ cdef void sort_roots(Worker* w, int start, int end) noexcept nogil:
         w.roots[j + 1] = tmp
 
 
+# Lazy SMP: helpers that all searched every depth would mostly repeat the main worker's work.
+# Each helper skips some depths instead, in a pattern of its own (Stockfish 8's table: helper n
+# uses entry (n - 1) mod 20 and skips depth d when (d + phase) / size is odd), so the workers
+# spread over neighbouring depths and the helpers run ahead, filling the shared table with
+# deeper results for the main worker. The first helper searches the even depths only.
+cdef int SKIP_SIZE[20]
+cdef int SKIP_PHASE[20]
+SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
+SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
+
+cdef inline bint helper_skips(Worker* w, int depth) noexcept nogil:
+    # Depth 1 is never skipped: until it completes, a worker ignores the stop flag.
+    cdef int i = (w.id - 1) % 20
+    return w.id > 0 and depth > 1 and ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2 == 1
+
 cdef void iterative_deepening(Worker* w) noexcept nogil:
     cdef SearchShared* s = w.shared
     cdef int depth, alpha, beta, delta, value, i, lines
@@ -1007,6 +1022,8 @@ cdef void iterative_deepening(Worker* w) noexcept nogil:
     if lines > MAX_ROOT_PV:
         lines = MAX_ROOT_PV
     for depth in range(1, max_depth + 1):
+        if helper_skips(w, depth):
+            continue
         for i in range(w.root_count):
             w.roots[i].previous_score = w.roots[i].score
         w.best_move_changes = 0
