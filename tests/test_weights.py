@@ -76,10 +76,18 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     assert fits[0] != read_weights(str(HERE / "seed.params")) and fits[1] != fits[0]     # each fit moved
     games = (work / "data-1" / "journal.jsonl").read_text()
     candidate = (work / "candidate.params").read_text()
-    # Run again: every step is done, so nothing is played and the candidate stays.
+    # Run again with the fits' data deleted but for the journals: every step is done, so nothing is
+    # played and the candidate stays.
+    def shards():
+        return [path for path in work.glob("data-*/**/*") if path.is_file() and path.name != "journal.jsonl"]
+    assert shards()
+    for shard in shards():
+        shard.unlink()
     result = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr
+    assert not shards()
     assert (work / "data-1" / "journal.jsonl").read_text() == games and (work / "candidate.params").read_text() == candidate
+    assert json.loads((work / "provenance.json").read_text())["steps"][:-1] == provenance["steps"][:-1]
 
 
 def test_the_gate_counts_the_candidates_games_and_demands_both_bars():
