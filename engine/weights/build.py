@@ -81,12 +81,13 @@ def build(work: str, args: argparse.Namespace) -> None:
         data, fitted = os.path.join(work, f"data-{fit}"), os.path.join(work, f"fit-{fit}.params")
         command = pyrope("datagen", "--positions", str(args.positions), "--out", data, "--nodes", str(args.nodes),
                          "--params", weights, "--seed", str(fit), *workers(args))
+        fit_done = os.path.exists(fitted + ".json")
         # A fit already made has used its data: its shards may be gone since (a cleared /tmp) and
         # are not played again; the datagen journal alone is the step's record.
-        if not (os.path.exists(fitted + ".json") and os.path.exists(os.path.join(data, "journal.jsonl"))):
+        if not (fit_done and os.path.exists(os.path.join(data, "journal.jsonl"))):
             run_step(command)
         steps.append(datagen_record(command, data))
-        if not os.path.exists(fitted + ".json"):
+        if not fit_done:
             run_step(pyrope("tune", "--method", "texel", data, "-o", fitted, "--start", weights))
         steps.append({"step": "texel", **read_json(fitted + ".json")})
         weights = fitted
