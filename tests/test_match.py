@@ -90,6 +90,21 @@ def test_sprt_llr():
     assert match.sprt_llr(10, 0, 0, 0, 10) == 0.0
 
 
+
+def test_sprt_forecast():
+    # A test far ahead passes in nearly every run, one far behind fails, an even one mostly runs out.
+    h1, h0, undecided = match.sprt_forecast(300, 200, 300, 0, 10, cap=2000, runs=200)
+    assert h1 > 0.95 and h1 + h0 + undecided == pytest.approx(1.0)
+    h1, h0, _ = match.sprt_forecast(200, 300, 300, 0, 10, cap=2000, runs=200)
+    assert h0 > 0.95 and h1 == 0.0
+    h1, h0, undecided = match.sprt_forecast(500, 500, 600, 0, 10, cap=1700, runs=200)
+    assert undecided > 0.9
+    # The same seed gives the same forecast; at the cap only today's decision counts.
+    assert match.sprt_forecast(737, 722, 977, 0, 10, cap=2600, runs=100, seed=3) == \
+        match.sprt_forecast(737, 722, 977, 0, 10, cap=2600, runs=100, seed=3)
+    assert match.sprt_forecast(737, 722, 977, 0, 10, cap=2436) == (0.0, 0.0, 1.0)
+    assert match.sprt_forecast(600, 400, 1000, 0, 10, cap=2000) == (1.0, 0.0, 0.0)
+
 # --- command-line values --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, expected, pgn", [

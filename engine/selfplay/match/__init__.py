@@ -22,7 +22,7 @@ from .options import SprtSpec, parse_fields, split_key_value
 from .runner import (QUIT_TIMEOUT, START_TIMEOUT, Ending, EngineStartError, GameTask, Tally, draw, fault_ending,
                      loss, schedule)
 from .stats import (elo_from_score, elo_interval, likelihood_of_superiority, score_and_variance, score_from_elo,
-                    sprt_bounds, sprt_decision, sprt_llr)
+                    sprt_bounds, sprt_decision, sprt_forecast, sprt_llr)
 
 __all__ = ["INFO", "EngineProcess", "EngineSpec", "engine_fault", "parse_engine_spec", "MATE_CP",
            "ChessGame", "DrawRule", "GameClock", "ResignRule", "Rules", "TablebaseAdjudicator",
@@ -32,4 +32,4 @@ __all__ = ["INFO", "EngineProcess", "EngineSpec", "engine_fault", "parse_engine_
            "split_key_value", "QUIT_TIMEOUT", "START_TIMEOUT", "Ending", "EngineStartError", "GameTask",
            "Tally", "draw", "fault_ending", "loss", "schedule", "elo_from_score", "elo_interval",
            "likelihood_of_superiority", "score_and_variance", "score_from_elo", "sprt_bounds",
-           "sprt_decision", "sprt_llr"]
+           "sprt_decision", "sprt_forecast", "sprt_llr"]

@@ -4,11 +4,13 @@ Pure functions of win, loss and draw counts, shared by every game's match (teste
 tests/test_match.py).
 
 - Elo: -400*log10(1/s - 1); its 95% interval comes from the per-game score variance (trinomial).
-- SPRT: the GSPRT normal approximation with logistic Elo (as cutechess and fishtest).
+- SPRT: the GSPRT normal approximation with logistic Elo (as cutechess and fishtest), and a forecast of
+  how an unfinished one is likely to end by its cap.
 """
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from typing import Optional, Tuple
 
@@ -94,3 +96,40 @@ def sprt_decision(llr: float, bounds: Tuple[float, float]) -> Optional[str]:
     if llr >= bounds[1]:
         return "H1 accepted"
     return None
+
+
+def sprt_forecast(wins: int, losses: int, draws: int, elo0: float, elo1: float, cap: int,
+                  bounds: Tuple[float, float] = sprt_bounds(0.05, 0.05), runs: int = 4000,
+                  seed: int = 1) -> Tuple[float, float, float]:
+    """(P(H1), P(H0), P(undecided)) at `cap` games for an SPRT standing at these counts.
+
+    Each run draws a true Elo from the normal approximation of what the games so far say (their
+    estimate and its standard error), plays the games left as trinomial results at that Elo with
+    today's draw rate, and stops where the LLR first leaves the bounds: the chance a test has of
+    passing, to decide whether the games it still needs are worth their hours.
+    """
+    games = wins + losses + draws
+    if games == 0 or cap <= games:
+        decision = sprt_decision(sprt_llr(wins, losses, draws, elo0, elo1), bounds)
+        return float(decision == "H1 accepted"), float(decision == "H0 accepted"), float(decision is None)
+    elo, margin = elo_interval(wins, losses, draws)
+    deviation = margin / statistics.NormalDist().inv_cdf(0.975)
+    draw_rate = draws / games
+    rng = random.Random(seed)
+    ends = {"H1 accepted": 0, "H0 accepted": 0, None: 0}
+    for _ in range(runs):
+        score = score_from_elo(rng.gauss(elo, deviation))
+        win_rate = min(max(score - draw_rate / 2.0, 0.0), 1.0 - draw_rate)
+        w, l, d = wins, losses, draws
+        decision = None
+        while decision is None and w + l + d < cap:
+            toss = rng.random()
+            if toss < win_rate:
+                w += 1
+            elif toss < win_rate + draw_rate:
+                d += 1
+            else:
+                l += 1
+            decision = sprt_decision(sprt_llr(w, l, d, elo0, elo1), bounds)
+        ends[decision] += 1
+    return ends["H1 accepted"] / runs, ends["H0 accepted"] / runs, ends[None] / runs
