@@ -90,20 +90,20 @@ def test_sprt_llr():
     assert match.sprt_llr(10, 0, 0, 0, 10) == 0.0
 
 
-
 def test_sprt_forecast():
-    # A test far ahead passes in nearly every run, one far behind fails, an even one mostly runs out.
-    h1, h0, undecided = match.sprt_forecast(300, 200, 300, 0, 10, cap=2000, runs=200)
-    assert h1 > 0.95 and h1 + h0 + undecided == pytest.approx(1.0)
-    h1, h0, _ = match.sprt_forecast(200, 300, 300, 0, 10, cap=2000, runs=200)
-    assert h0 > 0.95 and h1 == 0.0
-    h1, h0, undecided = match.sprt_forecast(500, 500, 600, 0, 10, cap=1700, runs=200)
-    assert undecided > 0.9
-    # The same seed gives the same forecast; at the cap only today's decision counts.
-    assert match.sprt_forecast(737, 722, 977, 0, 10, cap=2600, runs=100, seed=3) == \
-        match.sprt_forecast(737, 722, 977, 0, 10, cap=2600, runs=100, seed=3)
+    # Undecided tests (LLR 1.24, -1.76, 0.49): one well ahead mostly passes by 2,000 games, one
+    # well behind mostly fails and never passes, an even one short of its cap mostly runs out.
+    h1, h0, undecided = match.sprt_forecast(120, 90, 150, 0, 10, cap=2000, runs=300)
+    assert h1 > 0.75 and h1 + h0 + undecided == pytest.approx(1.0)
+    h1, h0, _ = match.sprt_forecast(90, 120, 150, 0, 10, cap=2000, runs=300)
+    assert h0 > 0.9 and h1 < 0.02
+    assert match.sprt_forecast(500, 500, 600, 0, 10, cap=1700, runs=300)[2] > 0.9
+    # The same seed gives the same forecast; a test at its cap or already decided has no chances left.
+    assert match.sprt_forecast(110, 95, 150, 0, 10, cap=800, runs=100, seed=3) == \
+        match.sprt_forecast(110, 95, 150, 0, 10, cap=800, runs=100, seed=3)
     assert match.sprt_forecast(737, 722, 977, 0, 10, cap=2436) == (0.0, 0.0, 1.0)
-    assert match.sprt_forecast(600, 400, 1000, 0, 10, cap=2000) == (1.0, 0.0, 0.0)
+    assert match.sprt_forecast(300, 200, 300, 0, 10, cap=2000) == (1.0, 0.0, 0.0)
+
 
 # --- command-line values --------------------------------------------------------------------------
 

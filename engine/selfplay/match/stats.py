@@ -109,8 +109,8 @@ def sprt_forecast(wins: int, losses: int, draws: int, elo0: float, elo1: float, 
     passing, to decide whether the games it still needs are worth their hours.
     """
     games = wins + losses + draws
-    if games == 0 or cap <= games:
-        decision = sprt_decision(sprt_llr(wins, losses, draws, elo0, elo1), bounds)
+    decision = sprt_decision(sprt_llr(wins, losses, draws, elo0, elo1), bounds)
+    if games == 0 or cap <= games or decision is not None:      # nothing left to play
         return float(decision == "H1 accepted"), float(decision == "H0 accepted"), float(decision is None)
     elo, margin = elo_interval(wins, losses, draws)
     deviation = margin / statistics.NormalDist().inv_cdf(0.975)
