@@ -55,6 +55,24 @@ def test_features_match_python_chess_from_both_perspectives():
     assert any(board.castling_rights for board in boards) and any(board.ep_square for board in boards)
 
 
+
+@needs_torch
+def test_mirrored_batches_hold_the_file_mirrored_positions():
+    from pyrope.selfplay.trainer import batches
+    boards = random_positions(200, seed=6)
+    records = records_of(boards)
+    mirrored = numpy.arange(len(boards)) % 3 == 0
+    order = numpy.random.default_rng(2).permutation(len(boards))
+    seen = 0
+    for own, other, _ in batches(records, numpy.zeros(len(boards), dtype=numpy.float32), 64, order, mirrored[order]):
+        for mover, waiting in zip(own.numpy(), other.numpy()):
+            index = order[seen]
+            board = boards[index].transform(chess.flip_horizontal) if mirrored[index] else boards[index]
+            assert sorted(mover[mover != PAD]) == slow_features(board, board.turn)
+            assert sorted(waiting[waiting != PAD]) == slow_features(board, not board.turn)
+            seen += 1
+    assert seen == len(boards)
+
 def random_net(hidden: int, activation: str, seed: int) -> netfile.Net:
     rng = numpy.random.default_rng(seed)
     return netfile.Net(hidden, activation, rng.integers(-300, 300, (INPUTS, hidden)).astype("<i2"),

@@ -26,6 +26,8 @@ DEFAULTS = {
     "weight_decay": 0.01,
     "validation": 0.05,
     "seed": 1,
+    # Off: a file-mirrored copy of half the positions each epoch is an option until it is measured.
+    "mirror": False,
     # 16 million positions: some 13 minutes of one core at hidden 256, all a killed run then loses.
     "checkpoint_steps": 1000,
 }
@@ -62,6 +64,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="AdamW's weight decay (default %(default)s)")
     parser.add_argument("--validation", type=console.fraction, default=DEFAULTS["validation"], metavar="FRACTION",
                         help="share of the games held out for validation (default %(default)s)")
+    parser.add_argument("--mirror", action="store_true", default=DEFAULTS["mirror"],
+                        help="each epoch, see a random half of the positions mirrored left to right "
+                             "(files a-h swapped: the same game value but for castling, which the inputs "
+                             "do not hold): more positions from the same data")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="initial weights and shuffles (default %(default)s)")
     parser.add_argument("--threads", type=console.positive_int, default=os.cpu_count() or 1,
                         help="PyTorch's threads (default: every core, %(default)s)")

@@ -25,13 +25,13 @@ import torch
 
 from .. import console
 from ..nnue import netfile, reference
-from ..nnue.features import features
+from ..nnue.features import PAD, features
 from . import trainset
 from .rundir import revision
 from .network import Network
 
 FINGERPRINT = ["hidden", "activation", "wdl", "scale", "epochs", "batch_size", "lr", "lr_end", "weight_decay",
-               "validation", "seed"]
+               "validation", "seed", "mirror"]
 PARTIAL = "partial.pt"      # the checkpoint within an epoch, removed once the epoch's own is written
 CHECK_POSITIONS = 2000      # validation positions on which the quantised net is compared with the float one
 
@@ -45,12 +45,18 @@ def sidecar(output: str, suffix: str) -> str:
     return os.path.splitext(output)[0] + suffix
 
 
-def batches(records: numpy.ndarray, targets: numpy.ndarray, size: int, order: numpy.ndarray | None = None):
+def batches(records: numpy.ndarray, targets: numpy.ndarray, size: int, order: numpy.ndarray | None = None,
+            mirrored: numpy.ndarray | None = None):
     """(own features, other features, targets) tensors for each batch of `records`, or of the
-    records `order` lists, in that order."""
+    records `order` lists, in that order; where `mirrored` (by position in `order`) is true, the
+    position's files are swapped (a feature's square is its low 6 bits, its file the low 3)."""
     for start in range(0, len(records) if order is None else len(order), size):
         chosen = slice(start, start + size) if order is None else order[start:start + size]
         own, other = features(records[chosen])
+        if mirrored is not None:
+            flip = mirrored[start:start + size, None]
+            own = numpy.where(flip & (own != PAD), own ^ 7, own)
+            other = numpy.where(flip & (other != PAD), other ^ 7, other)
         yield torch.from_numpy(own), torch.from_numpy(other), torch.from_numpy(targets[chosen])
 
 
@@ -178,7 +184,9 @@ def train_epoch(args, model, optimiser, records, targets, epoch: int, resumed: d
     """One pass over `records` in the epoch's order, from step `resumed["step"]` on when resuming
     within the epoch (`resumed` then also holds the summed loss and seconds before it); returns the
     summed loss and the seconds."""
-    order = numpy.random.default_rng([args.seed, epoch]).permutation(len(records))
+    rng = numpy.random.default_rng([args.seed, epoch])
+    order = rng.permutation(len(records))
+    mirrored = rng.random(len(records)) < 0.5 if args.mirror else None
     steps = math.ceil(len(records) / args.batch_size)
     first = resumed.get("step", 0)
     total = resumed.get("total", 0.0)
@@ -186,7 +194,8 @@ def train_epoch(args, model, optimiser, records, targets, epoch: int, resumed: d
     done = min(len(records), first * args.batch_size)
     bar = console.progress(total=len(records), initial=done, unit="pos", unit_scale=True,
                            desc=f"epoch {epoch + 1}/{args.epochs}")
-    for step, (own, other, target) in enumerate(batches(records, targets, args.batch_size, order[done:]), first):
+    for step, (own, other, target) in enumerate(batches(records, targets, args.batch_size, order[done:],
+                                                           None if mirrored is None else mirrored[done:]), first):
         for group in optimiser.param_groups:
             group["lr"] = learning_rate(args, (epoch * steps + step) / (args.epochs * steps))
         loss = ((torch.sigmoid(model(own, other)) - target) ** 2).mean()
