@@ -15,20 +15,16 @@ import sys
 from pathlib import Path
 
 from pyrope.selfplay.journal import Journal
+from pyrope.selfplay.match.runner import Tally
 from pyrope.selfplay.match.stats import elo_interval, sprt_forecast, sprt_llr
 
 
-def first_engine_results(records: list) -> tuple:
-    """(wins, losses, draws) of engine 0 over the journal's game records."""
-    wins = losses = draws = 0
-    for record in {record.get("game"): record for record in records}.values():  # a game counts once
-        if record["result"] == "1/2-1/2":
-            draws += 1
-        elif (record["result"] == "1-0") == (record["white"] == 0):
-            wins += 1
-        else:
-            losses += 1
-    return wins, losses, draws
+def first_engine_results(records: list) -> Tally:
+    """Engine 0's results over the journal's game records (a game journaled twice counts once)."""
+    tally = Tally(0, 1)
+    for record in {record.get("game"): record for record in records}.values():
+        tally.add(record["white"], record["result"])
+    return tally
 
 
 def main() -> int:
@@ -43,7 +39,8 @@ def main() -> int:
     journal = Journal(str(args.journal))
     if not journal.records:
         parser.error(f"{args.journal} holds no games")
-    wins, losses, draws = first_engine_results(journal.records)
+    tally = first_engine_results(journal.records)
+    wins, losses, draws = tally.wins, tally.losses, tally.draws
     elo, margin = elo_interval(wins, losses, draws)
     names = [engine.get("name") for engine in journal.header.get("engines", [])]
     print(f"{names[0] if names else 'engine 0'}: {wins}-{losses}-{draws} over {wins + losses + draws} games, "

@@ -35,6 +35,7 @@ import sys
 from .. import console
 from .._core import read_eval_params
 from ..selfplay.game import read_weights, weights_hash, weights_text
+from ..selfplay.match.runner import Tally
 from ..selfplay.match.stats import elo_interval
 from ..selfplay.rundir import revision, write_atomically
 
@@ -148,15 +149,11 @@ def gate(work: str, openings: str, concurrency: int) -> None:
 
 def gate_result(settings: dict, games: list[dict]) -> dict:
     """The candidate's (engine 0's) record in one gate match, from its journal."""
-    wins = losses = draws = faults = 0
+    tally = Tally(0, 1)
     for game in games:
-        faults += game["fault"] is not None
-        if game["result"] == "1/2-1/2":
-            draws += 1
-        elif (game["result"] == "1-0") == (game["white"] == 0):
-            wins += 1
-        else:
-            losses += 1
+        tally.add(game["white"], game["result"])
+    wins, losses, draws = tally.wins, tally.losses, tally.draws
+    faults = sum(game["fault"] is not None for game in games)
     elo, margin = elo_interval(wins, losses, draws) if games else (0.0, math.inf)
     elo_low, elo_high = elo - margin, elo + margin
     score = (wins + draws / 2) / max(1, len(games))

@@ -138,10 +138,11 @@ class Tally:
     def games(self) -> int:
         return self.wins + self.losses + self.draws
 
-    def add(self, task: GameTask, result: str) -> None:
+    def add(self, white: int, result: str) -> None:
+        """Count a game whose white was engine `white` (a journal record's "white" too)."""
         if result == "1/2-1/2":
             self.draws += 1
-        elif (result == "1-0") == (task.white == self.first):
+        elif (result == "1-0") == (white == self.first):
             self.wins += 1
         else:
             self.losses += 1
@@ -268,7 +269,7 @@ class Match:
 
     def count(self, task: GameTask, result: str, kind: str, culprit: Optional[int]) -> None:
         """Add a game to the tallies; `culprit` is the index of the engine whose fault ended it, if any."""
-        self.tallies[task.pairing].add(task, result)
+        self.tallies[task.pairing].add(task.white, result)
         self.terminations[kind] += 1
         if result == "1/2-1/2":
             self.draws[kind] += 1
