@@ -93,6 +93,21 @@ def test_net_file_round_trips(tmp_path):
         data = netfile.write(str(path), net)
         assert data[:8] == b"PYRNNUE\0" and len(data) == netfile.HEADER_SIZE + netfile.payload_size(24)
         assert_same_net(netfile.read(str(path)), net)
+        # The reference takes a net as read() gives it (memoryviews), as docs/nnue.md shows.
+        fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        assert reference.evaluate(netfile.read(str(path)), fen) == reference.evaluate(net, fen)
+
+
+def test_net_file_layout_is_the_documented_one():
+    """docs/nnue.md's table, byte by byte: a 64-byte header (CRC-32 at 60) and the payload from 64."""
+    net = random_net(24, "screlu", seed=3)
+    data = netfile.to_bytes(net)
+    assert len(data) == 64 + 2 * (768 * 24 + 24 + 2 * 24) + 4
+    assert data[:8] == b"PYRNNUE\0" and data[40:60] == bytes(20)
+    assert struct.unpack_from("<8I", data, 8) == (1, 768, 24, 1, 255, 64, 400, len(data) - 64)
+    assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60] + data[64:])
+    assert struct.unpack_from("<24h", data, 64 + 2 * 24 * 5) == tuple(int(v) for v in net.ft_weights[5])
+    assert struct.unpack_from("<i", data, len(data) - 4)[0] == net.out_bias
 
 
 def test_net_file_faults_are_named(tmp_path):

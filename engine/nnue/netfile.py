@@ -24,8 +24,8 @@ VERSION = 1
 ACTIVATIONS = ("crelu", "screlu")       # their codes in the header are their positions here
 QA, QB = 255, 64                        # the accumulator's and the output weights' fixed-point scales
 SCALE = 400                             # centipawns per unit of the net's output (sigmoid(cp / SCALE) is the expected score)
-# magic, version, inputs, hidden, activation, QA, QB, scale, payload bytes, 16 reserved bytes; CRC-32 last
-_HEADER = struct.Struct("<8sIIIIIIII16s")
+# magic, version, inputs, hidden, activation, QA, QB, scale, payload bytes, 20 reserved bytes; CRC-32 last
+_HEADER = struct.Struct("<8sIIIIIIII20s")
 HEADER_SIZE = _HEADER.size + 4          # 64: the payload starts 64-byte aligned in a file read whole
 
 
@@ -63,7 +63,7 @@ def payload_size(hidden: int) -> int:
 def to_bytes(net: Net) -> bytes:
     payload = net.payload()
     header = _HEADER.pack(MAGIC, VERSION, INPUTS, net.hidden, ACTIVATIONS.index(net.activation),
-                          net.qa, net.qb, net.scale, len(payload), bytes(16))
+                          net.qa, net.qb, net.scale, len(payload), bytes(20))
     return header + struct.pack("<I", zlib.crc32(payload, zlib.crc32(header))) + payload
 
 

@@ -28,8 +28,13 @@ CHUNK = 1024       # positions gathered at a time: 32 x hidden values each
 def accumulators(net: Net, indices: numpy.ndarray) -> numpy.ndarray:
     """int64 (positions, hidden): each position's accumulator from its (PAD-padded) feature indices."""
     # Row PAD is zeros, so padding adds nothing.
-    weights = numpy.vstack([net.ft_weights.astype(numpy.int64), numpy.zeros((1, net.hidden), numpy.int64)])
-    return net.ft_bias.astype(numpy.int64) + weights[indices].sum(axis=1)
+    weights = numpy.vstack([_int64(net.ft_weights), numpy.zeros((1, net.hidden), numpy.int64)])
+    return _int64(net.ft_bias) + weights[indices].sum(axis=1)
+
+
+def _int64(values) -> numpy.ndarray:
+    """A net's int16 array as int64, from NumPy or from the memoryviews netfile.read gives."""
+    return numpy.asarray(values, dtype=numpy.int16).astype(numpy.int64)
 
 
 def evaluate_records(net: Net, records: numpy.ndarray) -> numpy.ndarray:
@@ -41,7 +46,7 @@ def evaluate_records(net: Net, records: numpy.ndarray) -> numpy.ndarray:
 def _evaluate_chunk(net: Net, records: numpy.ndarray) -> numpy.ndarray:
     own, other = features(records)
     halves = [numpy.clip(accumulators(net, indices), 0, net.qa) for indices in (own, other)]
-    weights = net.out_weights.astype(numpy.int64)
+    weights = _int64(net.out_weights)
     if net.activation == "screlu":
         out = _trunc_div(sum((half * half) @ weights[side] for side, half in enumerate(halves)), net.qa)
     else:
