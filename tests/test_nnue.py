@@ -98,21 +98,27 @@ def test_core_equals_reference_in_chess960_and_after_a_reload():
         assert values == reference_values(net, fens)
 
 
-def test_incremental_accumulators_equal_a_full_refresh():
-    """Random walks with pushes, pops and null moves; castling, captures, promotions and en passant
-    all occur. The accumulators are compared at every step and evaluated only at some, so that the
-    lazy update often spans several moves."""
+@pytest.mark.parametrize("chess960", [False, True])
+def test_incremental_accumulators_equal_a_full_refresh(request, chess960):
+    """Random games (500 a variant; 5,000 with --runslow) walked with pushes, pops and null moves;
+    castling (Chess960's king-takes-rook too), captures, promotions and en passant all occur. The
+    accumulators are compared with a full refresh after every step in odd games, and in even ones
+    at a random quarter of the steps, so that there the lazy update spans several moves."""
     _core.nnue_load(random_net(48, seed=7))
-    rng = random.Random(7)
-    kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0, "null": 0}
-    for walk in range(40):
-        board, mirror = pyrope.Board(), chess.Board()
-        for step in range(200):
+    rng = random.Random(7 + chess960)
+    kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0, "null": 0, "pop": 0}
+    games = 5000 if request.config.getoption("--runslow") else 500
+    for game in range(games):
+        mirror = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
+        mirror.chess960 = chess960
+        board = pyrope.Board(mirror.fen(), chess960=chess960)
+        for step in range(rng.randrange(40, 160)):
             choice = rng.random()
-            if choice < 0.15 and mirror.move_stack:
+            if choice < 0.1 and mirror.move_stack:
                 board.pop()
                 mirror.pop()
-            elif choice < 0.2 and not mirror.is_check() and mirror.move_stack:
+                kinds["pop"] += 1
+            elif choice < 0.13 and not mirror.is_check() and mirror.move_stack:
                 board.push_null()
                 mirror.push(chess.Move.null())
                 kinds["null"] += 1
@@ -126,11 +132,11 @@ def test_incremental_accumulators_equal_a_full_refresh():
                 kinds["en passant"] += mirror.is_en_passant(move)
                 kinds["promotion"] += move.promotion is not None
                 kinds["capture"] += mirror.is_capture(move)
-                board.push(move.uci())
+                board.push(mirror.uci(move, chess960=chess960))
                 mirror.push(move)
-            if rng.random() < 0.3:
-                assert board.nnue_accumulators() == board.nnue_accumulators(refresh=True), (walk, step, board.fen())
-    assert all(kinds.values()), kinds
+            if game % 2 or rng.random() < 0.25:
+                assert board.nnue_accumulators() == board.nnue_accumulators(refresh=True), (game, step, board.fen())
+    assert min(kinds.values()) >= 50, kinds
 
 
 def test_a_copied_board_and_a_new_position_keep_their_own_accumulators():
