@@ -66,7 +66,8 @@ def row(check: Check, results: Path) -> List[str]:
     header, games = journaled(results / f"{check.name}.jsonl")
     if not games:
         return [check.name, f"0/{check.games}"] + [""] * 6 + [check.criterion]
-    names = [player["name"] for player in header["player list"]]
+    # Mill's and Kriegspiel's runners call them the player list, the chess match its engines.
+    names = [player["name"] for player in header.get("player list") or header["engines"]]
     wins = sum(game["result"] == ("1-0" if game["white"] == 0 else "0-1") for game in games.values())
     draws = collections.Counter(game["kind"] for game in games.values() if game["result"] == "1/2-1/2")
     losses = len(games) - wins - sum(draws.values())
@@ -95,7 +96,7 @@ def parser(description: str, checks: Sequence[Check], results: Path) -> argparse
     parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("checks", nargs="*", metavar="CHECK", help=f"{', '.join(c.name for c in checks)} (default all)")
     parser.add_argument("--chunk", type=int, default=0, metavar="N", help="at most N more games per check this run")
-    parser.add_argument("--concurrency", type=int, default=1, help="games at the same time (default 1)")
+    parser.add_argument("--concurrency", type=int, default=1, help="games at the same time (default %(default)s)")
     parser.add_argument("--results", type=Path, default=results, help=f"the journals' directory (default {results})")
     parser.add_argument("--table", action="store_true", help="print the table of the journals and play nothing")
     return parser
