@@ -40,13 +40,14 @@ from strength_checks import Check, parser, python_command, run
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_NET = shipped("nets") / "pyrope.nnue"
 OPENINGS = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"     # Debian puts it in /usr/games
 PYROPE = [f"cmd={shlex.join(python_command())}", "option.OwnBook=false"]
 NET = PYROPE + ["name=pyrope-net"]
 HCE = PYROPE + ["name=pyrope-hce", "option.Use NNUE=false"]
 
 
 def stockfish(elo: int) -> List[str]:
-    return [f"cmd={shutil.which('stockfish') or '/usr/games/stockfish'}", f"name=stockfish-{elo}",
+    return [f"cmd={STOCKFISH}", f"name=stockfish-{elo}",
             "option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}"]
 
 
@@ -66,11 +67,10 @@ def command(check: Check, args: argparse.Namespace, games: int) -> List[str]:
 
 
 def unplayable(check: Check) -> Optional[str]:
-    if check.name.startswith("sf") and not (shutil.which("stockfish") or Path("/usr/games/stockfish").exists()):
+    if check.name.startswith("sf") and not Path(STOCKFISH).exists():
         return "Stockfish is not installed (apt-get install stockfish)"
-    if check.name.endswith("-net") or check.name == "net-hce":
-        if not SHIPPED_NET.exists():
-            return f"no shipped net at {SHIPPED_NET}"
+    if check.first == NET and not SHIPPED_NET.exists():
+        return f"no shipped net at {SHIPPED_NET}"
     if not OPENINGS.exists():
         return f"no openings at {OPENINGS}"
     return None

@@ -55,7 +55,6 @@ def test_features_match_python_chess_from_both_perspectives():
     assert any(board.castling_rights for board in boards) and any(board.ep_square for board in boards)
 
 
-
 @needs_torch
 def test_mirrored_batches_hold_the_file_mirrored_positions():
     from pyrope.selfplay.trainer import batches
@@ -72,6 +71,7 @@ def test_mirrored_batches_hold_the_file_mirrored_positions():
             assert sorted(waiting[waiting != PAD]) == slow_features(board, not board.turn)
             seen += 1
     assert seen == len(boards)
+
 
 def random_net(hidden: int, activation: str, seed: int) -> netfile.Net:
     rng = numpy.random.default_rng(seed)
