@@ -16,6 +16,7 @@ from engine_command import PYROPE
 import pyrope
 from pyrope import _core
 from pyrope.nnue import netfile, reference
+from pyrope.nnue.loader import DEFAULT_NET
 from pyrope.selfplay import dataset
 
 
@@ -42,13 +43,6 @@ def random_game_boards(seed, games, chess960=False):
             captures = [move for move in moves if board.is_capture(move) or move.promotion]
             board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
             yield board
-
-
-@pytest.fixture(autouse=True)
-def unload():
-    yield
-    _core.nnue_unload()
-    _core.nnue_enable(True)
 
 
 def reference_values(net, fens):
@@ -183,8 +177,9 @@ def depth_one_scores(lines):
 
 
 def test_uci_nnuefile_and_use_nnue(tmp_path):
-    """The net decides the score when loaded and Use NNUE is on; a bad file is named with its fault
-    in one info string and the net in use stays; Use NNUE off gives the hand-crafted score back."""
+    """The shipped net plays by default and NNUEFile shows it; another net decides the score when
+    loaded; a bad file is named with its fault in one info string and the net in use stays; Use NNUE
+    off, or NNUEFile <empty>, gives the hand-crafted score."""
     net = random_net(256, seed=5)
     good = tmp_path / "good.nnue"
     data = netfile.write(str(good), net)
@@ -194,13 +189,15 @@ def test_uci_nnuefile_and_use_nnue(tmp_path):
     search = (f"position fen {fen}", "go depth 1")
     lines = converse("uci", "setoption name OwnBook value false", *search, f"setoption name NNUEFile value {good}", *search,
                      f"setoption name NNUEFile value {truncated}", *search,
-                     "setoption name Use NNUE value false", *search)
-    assert "option name NNUEFile type string default <empty>" in lines
+                     "setoption name Use NNUE value false", *search,
+                     "setoption name Use NNUE value true", "setoption name NNUEFile value <empty>", *search)
+    assert f"option name NNUEFile type string default {DEFAULT_NET}" in lines
     assert "option name Use NNUE type check default true" in lines
     errors = [line for line in lines if line.startswith("info string")]
     assert len(errors) == 1 and "truncated.nnue" in errors[0] and "truncated" in errors[0].split(".nnue")[1]
-    handcrafted, with_net, after_bad_file, switched_off = depth_one_scores(lines)
-    assert with_net == after_bad_file != handcrafted == switched_off
+    shipped, with_net, after_bad_file, switched_off, without_net = depth_one_scores(lines)
+    assert with_net == after_bad_file != shipped
+    assert switched_off == without_net not in (shipped, with_net)
     # Depth 1 with quiescence: the root's score is some leaf's net value, within the clamp.
     assert abs(with_net) <= 20000
 
@@ -251,12 +248,13 @@ def test_xboard_nnuefile_and_usennue(tmp_path):
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     with chess.engine.SimpleEngine.popen_xboard([PYROPE]) as engine:
         assert engine.options["NNUEFile"].type == "file" and engine.options["UseNNUE"].default == 1
+        assert engine.options["NNUEFile"].default == str(DEFAULT_NET)
 
         def score(**options):
             engine.configure(options)
             return engine.play(board, chess.engine.Limit(depth=1), info=chess.engine.INFO_SCORE).info["score"].white()
-        handcrafted, with_net, switched_off = score(OwnBook=0), score(NNUEFile=str(good)), score(UseNNUE=0)
-    assert with_net != handcrafted == switched_off
+        shipped, with_net, switched_off = score(OwnBook=0), score(NNUEFile=str(good)), score(UseNNUE=0)
+    assert shipped != with_net != switched_off != shipped
 
     lines = []
     front_end = XboardFrontEnd(Session(), lines.append)
@@ -266,3 +264,48 @@ def test_xboard_nnuefile_and_usennue(tmp_path):
     assert len(errors) == 1 and re.match(r"Error \(.*bad\.nnue is truncated.*\): option NNUEFile=", errors[0])
     assert _core.nnue_loaded() == 256 and front_end.manager.net_enabled is False
     assert not front_end.handle("quit")
+
+
+def test_the_shipped_net_loads_by_default_and_says_how_it_was_made():
+    """nets/pyrope.nnue is a valid net that every chess search manager loads, and pyrope.json beside
+    it (the provenance `pyrope train` wrote) names these very bytes and the data it was trained on."""
+    import hashlib
+    import json
+    from pyrope.play.manager import SearchManager
+    net = netfile.read(str(DEFAULT_NET))
+    provenance = json.loads(DEFAULT_NET.with_suffix(".json").read_text())
+    assert provenance["output"]["sha256"] == hashlib.sha256(DEFAULT_NET.read_bytes()).hexdigest()
+    assert provenance["settings"]["hidden"] == net.hidden and provenance["inputs"]
+    manager = SearchManager()
+    assert manager.net_path == str(DEFAULT_NET) and manager.net_problem is None
+    assert _core.nnue_loaded() == net.hidden and manager.net_enabled
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert pyrope.Board(fen).nnue_evaluate() == reference.evaluate(net, fen)
+
+
+def test_a_broken_shipped_net_is_named_and_the_handcrafted_evaluation_plays(tmp_path, monkeypatch):
+    """A damaged installation: UCI names the file and its fault in an info string after uciok, CECP
+    in a comment; NNUEFile is then <empty>, the hand-crafted evaluation plays, and the engine goes on."""
+    from pyrope.nnue import loader
+    from pyrope.play.session import Session
+    from pyrope.protocol.uci import UciFrontEnd
+    from pyrope.protocol.xboard import XboardFrontEnd
+    broken = tmp_path / "pyrope.nnue"
+    broken.write_bytes(DEFAULT_NET.read_bytes()[:5000])
+    monkeypatch.setattr(loader, "DEFAULT_NET", broken)
+    lines = []
+    front_end = UciFrontEnd(Session(), lines.append)
+    for line in ("uci", "position startpos moves e2e4", "go depth 3"):
+        front_end.handle(line)
+    front_end.manager.finish()
+    assert "option name NNUEFile type string default <empty>" in lines
+    error = lines[lines.index("uciok") + 1]
+    assert error.startswith("info string error: ") and str(broken) in error and "truncated" in error
+    assert error.endswith("playing with the hand-crafted evaluation")
+    assert any(line.startswith("bestmove ") for line in lines) and _core.nnue_loaded() == 0
+    lines.clear()
+    front_end = XboardFrontEnd(Session(), lines.append)
+    for line in ("xboard", "protover 2"):
+        front_end.handle(line)
+    assert 'feature option="NNUEFile -file "' in lines
+    assert any(line.startswith("# ") and str(broken) in line for line in lines)

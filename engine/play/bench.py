@@ -11,6 +11,7 @@ from typing import Callable
 
 from .. import console
 from .._core import Board, Search
+from ..nnue import loader
 
 DEFAULT_DEPTH = 11
 
@@ -94,11 +95,13 @@ def write_totals(write: Callable[[str], None], nodes: int, elapsed: float) -> No
 DESCRIPTION = f"""\
 Search {len(POSITIONS)} fixed positions to a fixed depth, each with a cleared hash, and print each
 position's best move and nodes, then the total time, nodes and speed. With one thread the node
-count is the search's signature: it changes only when the search's behaviour changes."""
+count is the search's signature: it changes only when the search's behaviour or the evaluation
+changes. It evaluates with the shipped net, as the engine does, or with --handcrafted."""
 
 EXAMPLES = """\
 examples:
-  pyrope bench                 depth 11, one thread, 16 MB
+  pyrope bench                 depth 11, one thread, 16 MB, the shipped net
+  pyrope bench --handcrafted   the same with the hand-crafted evaluation
   pyrope bench 13 --threads 2 --hash 64"""
 
 
@@ -108,8 +111,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="search depth (default %(default)s)")
     parser.add_argument("--threads", type=console.positive_int, default=1, help="search threads (default 1)")
     parser.add_argument("--hash", type=console.positive_int, default=16, help="hash table in MB (default 16)")
+    parser.add_argument("--handcrafted", action="store_true",
+                        help="evaluate with the hand-crafted evaluation instead of the shipped net")
 
 
 def run(args: argparse.Namespace) -> int:
+    loader.load(None if args.handcrafted else str(loader.DEFAULT_NET))
+    print(f"Evaluation: {'hand-crafted' if args.handcrafted else loader.DEFAULT_NET}", flush=True)
     run_bench(lambda line: print(line, flush=True), args.depth, args.threads, args.hash)
     return 0

@@ -21,8 +21,8 @@ import random
 import threading
 from typing import Callable
 
-from .._core import Board, Search, default_eval_params, nnue_enable, nnue_load, nnue_unload, set_eval_params
-from ..nnue import netfile
+from .._core import Board, Search, default_eval_params, nnue_enable, set_eval_params
+from ..nnue import loader, netfile
 from ..selfplay.game import read_weights
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, Skill
@@ -105,10 +105,16 @@ class SearchManager(SearchThread):
         self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on
         self.analyse_mode = False           # analysis is always at full strength
         self.net_enabled = True             # Use NNUE: the loaded net evaluates (the core's default)
+        self.net_path = ""                  # NNUEFile: the net loaded, '' none
+        self.net_problem: str | None = None     # why the shipped net could not be loaded, if it could not
         self.rng = random.Random()
         self.book = BookPlayer()
         self.tablebases = TablebasePlayer()
         self._clock: TimeManager | None = None
+        try:
+            self.load_net(str(loader.DEFAULT_NET))
+        except netfile.NetFileError as error:
+            self.net_problem = str(error)
 
     @one_at_a_time
     def set_hash(self, megabytes: int) -> int:
@@ -134,15 +140,8 @@ class SearchManager(SearchThread):
         A bad file raises NetFileError naming it and the fault, and the net in use stays. The hash
         table is cleared with a new evaluation: its entries hold the old one's values."""
         self.finish()
-        try:
-            if path is None:
-                nnue_unload()
-            else:
-                nnue_load(netfile.read(path))
-        except netfile.NetFileError:
-            raise
-        except ValueError as error:
-            raise netfile.NetFileError(f"{path} cannot be used: {error}") from None
+        loader.load(path)
+        self.net_path = path or ""
         self.search.clear()
 
     @one_at_a_time

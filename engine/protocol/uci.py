@@ -63,7 +63,7 @@ SPIN_OPTIONS = {
 # little more per move); UCI_AnalyseMode: analysis, always at full strength; UCI_ShowWDL: win/draw/
 # loss chances on every score; UCI_LimitStrength: play at UCI_Elo; OwnBook (on when a book was
 # found at start) and BookVariety: play from the opening book, weighted-random or heaviest move;
-# Use NNUE: evaluate with the net of NNUEFile when one is loaded (none ships yet), else hand-crafted.
+# Use NNUE: evaluate with the net of NNUEFile (by default the shipped one) when one is loaded, else hand-crafted.
 CHECK_OPTIONS = {
     "OwnBook": True,
     "BookVariety": True,
@@ -235,13 +235,15 @@ class UciFrontEnd:
         for name in BUTTONS:
             self.write(f"option name {name} type button")
         self.write("option name EvalFile type string default <empty>")
-        self.write("option name NNUEFile type string default <empty>")
+        self.write(f"option name NNUEFile type string default {self.manager.net_path or '<empty>'}")
         self.write(f"option name BookFile type string default {book.path or '<empty>'}")
         self.write("option name SyzygyPath type string default <empty>")
         self.write(f"option name PyropeTBPath type string default {TB_DEFAULT}")
         self.write("uciok")
         if book.problem:
             self.error(f"{book.problem}; playing without a book")
+        if self.manager.net_problem:
+            self.error(f"{self.manager.net_problem}; playing with the hand-crafted evaluation")
 
     def setoption(self, args: list[str]) -> None:
         name, value = parse_setoption(args)

@@ -501,11 +501,13 @@ class XboardFrontEnd:
             self.write(f'feature option="{name} -check {int(get_setting(self.manager, attribute))}"')
         self.write('feature option="ClearHash -button"')
         self.write('feature option="EvalFile -file "')
-        self.write('feature option="NNUEFile -file "')
+        self.write(f'feature option="NNUEFile -file {self.manager.net_path}"')
         self.write(f'feature option="UseNNUE -check {int(self.manager.net_enabled)}"')
         self.write(f'feature option="BookFile -file {self.manager.book.path}"')
         self.write(f'feature option="PyropeTBPath -path {self.manager.tablebases.own_path}"')
         self.write("feature done=1")
+        if self.manager.net_problem:        # CECP has no message for it: a comment, as for tables
+            self.write(f"# {self.manager.net_problem}; playing with the hand-crafted evaluation")
 
     def new(self, args: list[str]) -> None:
         self._cancel()
