@@ -20,6 +20,15 @@ def engine():
     engine.quit()
 
 
+def test_the_shipped_net_plays_by_default(engine):
+    """The installed command and the built executable (tests/test_executable.py runs this module
+    against it) both find the net they ship: NNUEFile names it, an existing file."""
+    from pathlib import Path
+    shipped = Path(engine.options["NNUEFile"].default)
+    assert shipped.name == "pyrope.nnue" and shipped.parent.name == "nets" and shipped.is_file()
+    assert engine.options["Use NNUE"].default is True
+
+
 def play_game(engine: chess.engine.SimpleEngine, board: chess.Board, limit: chess.engine.Limit,
               ponder: bool = False, plies: int = 30) -> chess.Board:
     while not board.is_game_over() and board.ply() < plies:
