@@ -1,5 +1,6 @@
-"""Search speed: Pyrope's bench with one and two threads, and Stockfish's bench and Glaurung's
-speed on the same positions in the same run for scale. Numbers, not assertions.
+"""Search speed: Pyrope's bench with one and two threads, with the shipped net and with the
+hand-crafted evaluation, and Stockfish's bench and Glaurung's speed on the same positions in the
+same run for scale. Numbers, not assertions.
 
     python bench/search_speed.py [--seconds 1.0] [--positions 12]
 
@@ -20,6 +21,7 @@ import chess.engine
 
 import pyrope
 from pyrope._core import Search
+from pyrope.nnue import loader
 from pyrope.play.bench import POSITIONS
 from pyrope.play.timeman import Limits, make_clock
 
@@ -28,8 +30,12 @@ def engine_path(name: str) -> str | None:
     return shutil.which(name) or shutil.which(f"/usr/games/{name}")
 
 
-def pyrope_bench() -> str:
-    out = subprocess.run([sys.executable, "-m", "pyrope.cli", "bench"], capture_output=True, text=True, check=True)
+EVALUATIONS = {"net": (loader.DEFAULT_NET, []), "hand-crafted": (None, ["--handcrafted"])}   # file, bench option
+
+
+def pyrope_bench(options: list[str]) -> str:
+    out = subprocess.run([sys.executable, "-m", "pyrope.cli", "bench", *options], capture_output=True, text=True,
+                         check=True)
     return " ".join(line for line in out.stdout.splitlines() if line.startswith(("Nodes", "Total")))
 
 
@@ -69,12 +75,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="per position, threaded runs")
     parser.add_argument("--positions", type=int, default=12, help="bench positions in the threaded runs")
     args = parser.parse_args()
-    print(f"pyrope bench (1 thread): {pyrope_bench()}")
     positions = POSITIONS[:args.positions]
-    one = threaded_nps(1, args.seconds, positions)
-    two = threaded_nps(2, args.seconds, positions)
-    print(f"pyrope {args.seconds:g} s/position: 1 thread {one / 1e6:.2f} M nodes/s, "
-          f"2 threads {two / 1e6:.2f} M nodes/s, ratio {two / one:.2f}")
+    for evaluation, (net, options) in EVALUATIONS.items():
+        print(f"pyrope bench (1 thread, {evaluation}): {pyrope_bench(options)}")
+        loader.load(None if net is None else str(net))
+        one = threaded_nps(1, args.seconds, positions)
+        two = threaded_nps(2, args.seconds, positions)
+        print(f"pyrope {args.seconds:g} s/position, {evaluation}: 1 thread {one / 1e6:.2f} M nodes/s, "
+              f"2 threads {two / 1e6:.2f} M nodes/s, ratio {two / one:.2f}")
     for name, run in (("stockfish", stockfish_bench),
                       ("glaurung", lambda path: uci_engine_nps(path, args.seconds, positions))):
         path = engine_path(name)
