@@ -34,11 +34,10 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from pyrope.data import shipped
+from pyrope.nnue.loader import DEFAULT_NET
 from strength_checks import Check, parser, python_command, run
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED_NET = shipped("nets") / "pyrope.nnue"
 OPENINGS = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"     # Debian puts it in /usr/games
 PYROPE = [f"cmd={shlex.join(python_command())}", "option.OwnBook=false"]
@@ -69,8 +68,8 @@ def command(check: Check, args: argparse.Namespace, games: int) -> List[str]:
 def unplayable(check: Check) -> Optional[str]:
     if check.name.startswith("sf") and not Path(STOCKFISH).exists():
         return "Stockfish is not installed (apt-get install stockfish)"
-    if check.first == NET and not SHIPPED_NET.exists():
-        return f"no shipped net at {SHIPPED_NET}"
+    if check.first == NET and not DEFAULT_NET.exists():
+        return f"no shipped net at {DEFAULT_NET}"
     if not OPENINGS.exists():
         return f"no openings at {OPENINGS}"
     return None
