@@ -21,8 +21,8 @@ import random
 import threading
 from typing import Callable
 
-from .._core import Board, Search, default_eval_params, nnue_enable, nnue_load, nnue_unload, set_eval_params
-from ..nnue import netfile
+from .._core import Board, Search, default_eval_params, nnue_enable, set_eval_params
+from ..nnue import loader
 from ..selfplay.game import read_weights
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, Skill
@@ -134,15 +134,7 @@ class SearchManager(SearchThread):
         A bad file raises NetFileError naming it and the fault, and the net in use stays. The hash
         table is cleared with a new evaluation: its entries hold the old one's values."""
         self.finish()
-        try:
-            if path is None:
-                nnue_unload()
-            else:
-                nnue_load(netfile.read(path))
-        except netfile.NetFileError:
-            raise
-        except ValueError as error:
-            raise netfile.NetFileError(f"{path} cannot be used: {error}") from None
+        loader.load(path)
         self.search.clear()
 
     @one_at_a_time

@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass
 
 from .. import console
-from .._core import Board, Search, default_eval_params, set_eval_params
+from .._core import Board, Search, default_eval_params, nnue_load, nnue_unload, set_eval_params
+from ..nnue import loader, netfile
 from . import dataset
 from .game import HASH_MB, WIN_CP, choose_opening, play_out, read_weights, weights_hash
 from .jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
@@ -38,8 +39,8 @@ SKIP_SEARCHED_PLIES = 8     # the first searched moves repeat across games: not 
 
 @dataclass(frozen=True)
 class Settings:
-    """What defines the games (all of it goes into the journal's fingerprint but the openings and
-    the weights, which are there as their file's hash)."""
+    """What defines the games (all of it goes into the journal's fingerprint but the openings, the
+    weights and the net, which are there as their file's hash)."""
     nodes: int
     seed: int
     random_plies: int
@@ -48,12 +49,18 @@ class Settings:
     openings_hash: str | None = None
     params: tuple = ()                  # (name, value) of every weight played with; () the shipped ones
     params_hash: str = ""               # the weights' hash (game.weights_hash), given or shipped
+    net: bytes = b""                    # the net file's bytes: the net evaluates; b"" the weights do
+    net_hash: str = ""                  # its SHA-256
 
 
 def play_game(settings: Settings, number: int) -> tuple[list[bytes], dict]:
     """Play game `number`; returns its records and its log entry."""
     rng = random.Random(f"{settings.seed}/{number}")
     set_eval_params(dict(settings.params) if settings.params else default_eval_params())
+    if settings.net:
+        nnue_load(netfile.from_bytes(settings.net))
+    else:
+        nnue_unload()
     search = Search(threads=1, hash_mb=HASH_MB)     # a fresh search: the game depends on nothing before it
     board = choose_opening(rng, settings.openings, settings.random_plies, settings.nodes, search)
     search.clear()
@@ -82,7 +89,9 @@ class DatagenJob:
 
     def fingerprint(self) -> dict:
         fields = dataclasses.asdict(self.settings)
-        del fields["openings"], fields["params"]
+        del fields["openings"], fields["params"], fields["net"]
+        if not fields["net_hash"]:
+            del fields["net_hash"]          # runs begun before --net existed played without one, and resume
         return {"job": "datagen", "format": "marlinformat", **fields}
 
     def task_ids(self):
@@ -176,6 +185,7 @@ EXAMPLES = """\
 examples:
   pyrope datagen --positions 1000000 --out ~/pyrope-data
   pyrope datagen --positions 100000 --out data --openings balanced-8ply.epd --workers 2
+  pyrope datagen --positions 10000000 --out data-2 --net my.nnue
   pyrope datagen --positions 100000000 --out /shared/data --ray auto"""
 
 
@@ -193,6 +203,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--openings", metavar="EPD", help="start each game from a random line of this EPD/FEN file")
     parser.add_argument("--params", metavar="FILE", help="play with these evaluation weights: a parameter file or "
                         "a genome (FILE#ID), as EvalFile takes (default: the shipped weights)")
+    parser.add_argument("--net", metavar="FILE", help="evaluate with this net (a .nnue file, as NNUEFile takes; "
+                        "default: the hand-crafted evaluation with --params' weights)")
     parser.add_argument("--seed", type=int,
                         help="the seed (default: random for a new DIR, the DIR's own when resuming)")
     parser.add_argument("--games-per-task", type=console.positive_int, default=GAMES_PER_TASK,
@@ -211,8 +223,14 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
     if args.params:
         weights = read_weights(args.params)
         params, params_hash = tuple(weights.items()), weights_hash(weights)
+    net, net_hash = b"", ""
+    if args.net:
+        loader.load(args.net)       # NetFileError (a ValueError) names a file the core cannot use
+        with open(args.net, "rb") as handle:
+            net = handle.read()
+        net_hash = hashlib.sha256(net).hexdigest()
     settings = Settings(args.nodes, seed, random_plies, args.games_per_task, openings, openings_hash, params,
-                        params_hash)
+                        params_hash, net, net_hash)
     return DatagenJob(settings, args.out, args.positions, revision())
 
 
@@ -230,7 +248,9 @@ def run(args: argparse.Namespace) -> int:
         missing = check_shards(job, earlier)
         backend, where = backend_from(args)
         workers = backend.capacity
-        print(f"datagen: {args.positions} positions to {args.out}, {job.settings.nodes} nodes a move, "
+        evaluation = f"the net {args.net}" if args.net else "the hand-crafted evaluation"
+        print(f"datagen: {args.positions} positions to {args.out}, {job.settings.nodes} nodes a move with "
+              f"{evaluation}, "
               f"seed {job.settings.seed}, {workers} workers ({where})", flush=True)
         before = sum(record["count"] for task, record in earlier.items() if task not in missing)
         start = time.monotonic()
