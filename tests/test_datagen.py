@@ -20,7 +20,7 @@ import pytest
 
 from engine_command import PYROPE
 from pyrope._core import Board, Search
-from pyrope.nnue.loader import DEFAULT_NET
+from pyrope.nnue import netfile
 from pyrope.selfplay import dataset
 from pyrope.selfplay.game import white_score
 from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
@@ -242,18 +242,22 @@ def test_openings_from_an_epd_file(tmp_path):
     assert all(" ".join(log["opening"].split()[:4]) in lines for log in games(out))
 
 
-def test_the_shipped_net_plays_the_next_generation(one_worker, tmp_path):
-    """--net: the journal names the net by its hash (a run without one names none, so runs begun
+def test_a_net_plays_the_next_generation(one_worker, tmp_path):
+    """--net (here a random net, whose games are nothing like the hand-crafted evaluation's): the
+    journal names the net by its hash (a run without one names none, so runs begun
     before the option existed resume), the net plays other games than the hand-crafted evaluation
     from the same seed (its openings too: their random plies are checked by a search), and the directory refuses to go on with another evaluation."""
     def header(out: Path) -> dict:
         return json.loads((out / "journal.jsonl").read_text().splitlines()[0])
 
+    from test_nnue import random_net
+    net = tmp_path / "random.nnue"
+    net_bytes = netfile.write(str(net), random_net(32, out_range=8))
     out = tmp_path / "data"
-    result = datagen(out, 40, "--net", str(DEFAULT_NET))
+    result = datagen(out, 40, "--net", str(net))
     assert result.returncode == 0, result.stderr
-    assert f"nodes a move with the net {DEFAULT_NET}" in result.stdout
-    assert header(out)["net_hash"] == hashlib.sha256(DEFAULT_NET.read_bytes()).hexdigest()
+    assert f"nodes a move with the net {net}" in result.stdout
+    assert header(out)["net_hash"] == hashlib.sha256(net_bytes).hexdigest()
     assert "net_hash" not in header(one_worker)
     netted, handcrafted = games(out), games(one_worker)
     assert len(netted) >= 2
@@ -261,7 +265,7 @@ def test_the_shipped_net_plays_the_next_generation(one_worker, tmp_path):
     result = datagen(out, 80)
     assert result.returncode == 1 and "journal of another job (its net_hash differs)" in result.stderr
     broken = tmp_path / "broken.nnue"
-    broken.write_bytes(DEFAULT_NET.read_bytes()[:-3])
+    broken.write_bytes(net_bytes[:-3])
     result = datagen(tmp_path / "other", 40, "--net", str(broken))
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert f"{broken} is truncated" in result.stderr

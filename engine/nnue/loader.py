@@ -1,5 +1,6 @@
 """Putting a net into the core: the one shipped with Pyrope (nets/, loaded by every chess search
-manager and by `pyrope bench`), or a file the user names with NNUEFile."""
+manager and by `pyrope bench`), a file the user names with NNUEFile, or the one `pyrope datagen
+--net` plays with."""
 from __future__ import annotations
 
 from .._core import nnue_load, nnue_unload

@@ -185,7 +185,7 @@ EXAMPLES = """\
 examples:
   pyrope datagen --positions 1000000 --out ~/pyrope-data
   pyrope datagen --positions 100000 --out data --openings balanced-8ply.epd --workers 2
-  pyrope datagen --positions 10000000 --out data-2 --net nets/pyrope.nnue
+  pyrope datagen --positions 10000000 --out data-2 --net my.nnue
   pyrope datagen --positions 100000000 --out /shared/data --ray auto"""
 
 
