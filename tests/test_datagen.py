@@ -244,9 +244,10 @@ def test_openings_from_an_epd_file(tmp_path):
 
 def test_a_net_plays_the_next_generation(one_worker, tmp_path):
     """--net (here a random net, whose games are nothing like the hand-crafted evaluation's): the
-    journal names the net by its hash (a run without one names none, so runs begun
-    before the option existed resume), the net plays other games than the hand-crafted evaluation
-    from the same seed (its openings too: their random plies are checked by a search), and the directory refuses to go on with another evaluation."""
+    journal names the net by its hash (a run without one names none, so runs begun before the
+    option existed resume), the net plays other games than the hand-crafted evaluation from the
+    same seed (its openings too: their random plies are checked by a search), and the directory
+    refuses to go on with another evaluation."""
     def header(out: Path) -> dict:
         return json.loads((out / "journal.jsonl").read_text().splitlines()[0])
 
