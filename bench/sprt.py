@@ -18,12 +18,18 @@ different pairs never mix). The journal defaults to bench/results/sprt/<base>-<t
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENINGS = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
+# The builds run without PYTHONPATH or PYTHONHOME: either would put a working tree's `pyrope` ahead
+# of each build's own, and both engines would then be that tree (an SPRT of a net against the
+# hand-crafted evaluation, run with PYTHONPATH pointing at the net's tree, played the net against
+# itself).
+FROZEN = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "PYTHONHOME")}
 
 
 def commit_of(revision: str) -> str:
@@ -49,7 +55,8 @@ def build(commit: str, builds: Path) -> Path:
 
 def plays_from_a_book(command: Path) -> bool:
     """Whether this build has an opening book to switch off (builds before the book have none)."""
-    answer = subprocess.run([str(command)], input="uci\nquit\n", capture_output=True, text=True, timeout=30)
+    answer = subprocess.run([str(command)], input="uci\nquit\n", capture_output=True, text=True, timeout=30,
+                            env=FROZEN)
     return "option name OwnBook " in answer.stdout
 
 
@@ -91,7 +98,7 @@ def main() -> int:
         if name.startswith("test-") and args.test_threads is not None:
             command.append(f"option.Threads={args.test_threads}")
     print(f"journal: {journal}", file=sys.stderr, flush=True)
-    return subprocess.run(command).returncode
+    return subprocess.run(command, env=FROZEN).returncode
 
 
 if __name__ == "__main__":
