@@ -21,8 +21,7 @@ DEFAULTS = {
     "wdl": 0.25,
     # 250, not engines' habitual 400: in Pyrope's self-play at 5000 nodes the game result follows
     # sigmoid(score / K) best at K 200-300, so at 400 the score and result halves of the target
-    # disagree. The shipped net, trained at 250, and the same data at 400 met in a match
-    # (docs/nnue.md, "The target's scale").
+    # disagree (docs/nnue.md, "The target's scale"); the shipped net was trained at 250.
     "scale": 250,
     "epochs": 10,
     "batch_size": 16384,
