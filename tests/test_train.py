@@ -1,7 +1,8 @@
 """`pyrope train` and the net it writes: features that match a python-chess builder, the net file's
 round trip and its refusals, the NumPy reference against the float PyTorch model, the blended
 target, damaged shards, and end to end on positions from `pyrope datagen`: the validation loss
-falls, a resumed run ends with the same bytes, the PNG and provenance are written.
+falls, a resumed run ends with the same bytes, the PNG and provenance are written, --init starts
+from a given net.
 
 The PyTorch tests skip with a reason when it is absent (pip install ".[train]")."""
 from __future__ import annotations
@@ -337,3 +338,33 @@ def test_validation_is_held_out_by_game(positions, tmp_path):
     assert len(lone.train) + len(lone.validation) == len(records)
     assert numpy.array_equal(numpy.sort(lone.validation, order="occupancy"),
                              numpy.sort(records[trainset.held_out(trainset.position_keys(records), 0.2)], order="occupancy"))
+
+
+@needs_torch
+def test_init_starts_from_the_given_net(positions, tmp_path, capsys):
+    first, again, rescaled = tmp_path / "first.nnue", tmp_path / "again.nnue", tmp_path / "rescaled.nnue"
+    assert train(positions, first) == 0
+    start = json.loads((tmp_path / "first.json").read_text())
+    # A learning rate of almost nothing: the net written is the net given, integer for integer.
+    still = ["--epochs", "1", "--lr", "1e-12", "--lr-end", "1e-12"]
+    assert train(positions, again, *still, "--init", str(first)) == 0
+    assert "starting from" in capsys.readouterr().out
+    assert netfile.read(str(again)).payload() == netfile.read(str(first)).payload()
+    provenance = json.loads((tmp_path / "again.json").read_text())
+    assert provenance["init"] == {"path": "first.nnue", "sha256": start["output"]["sha256"]}
+    # Its starting loss is the trained net's, far below random weights'.
+    assert provenance["untrained_validation_loss"] < 0.95 * start["untrained_validation_loss"]
+    # At another scale the output layer is rescaled: the same evaluations in centipawns.
+    assert train(positions, rescaled, *still, "--scale", "200", "--init", str(first)) == 0
+    boards = [chess.Board(), chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
+              chess.Board("8/5k2/8/3Q4/8/8/5K2/8 b - - 0 1")]
+    before = [reference.evaluate(netfile.read(str(first)), board.fen()) for board in boards]
+    after = [reference.evaluate(netfile.read(str(rescaled)), board.fen()) for board in boards]
+    assert max(map(abs, before)) > 50       # large enough to show a scale (the tiny net scores the queen ~100)
+    # Rounding the rescaled output weights (to 1/64 each) moves an evaluation by a few cp.
+    assert after == pytest.approx(before, abs=5)
+    # A net of another shape, or no net at all, is named and refused.
+    assert train(positions, tmp_path / "wide.nnue", "--hidden", "32", "--init", str(first)) == 1
+    assert f"--init {first} is a 16 screlu net, where this run trains 32 screlu" in capsys.readouterr().err
+    assert train(positions, tmp_path / "none.nnue", "--init", str(tmp_path / "missing.nnue")) == 1
+    assert "cannot read the net file" in capsys.readouterr().err

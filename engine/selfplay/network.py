@@ -40,6 +40,21 @@ class Network(torch.nn.Module):
             halves = [half * half for half in halves]
         return self.out(torch.cat(halves, dim=1)).squeeze(1)
 
+    def load(self, net: netfile.Net, scale: int) -> None:
+        """Start from a quantised net (fine-tuning): its integers over their fixed-point scales, the
+        output layer moved from the net's centipawn scale to `scale`'s."""
+        if (net.hidden, net.activation) != (self.hidden, self.activation):
+            raise ValueError(f"a {net.hidden} {net.activation} net, where this run trains {self.hidden} {self.activation}")
+        ratio = net.scale / scale
+
+        def floats(values, divisor: float) -> torch.Tensor:
+            return torch.from_numpy(numpy.asarray(values, dtype=numpy.float64) / divisor)
+        with torch.no_grad():
+            self.ft.weight[:INPUTS] = floats(net.ft_weights, net.qa)
+            self.ft_bias[:] = floats(net.ft_bias, net.qa)
+            self.out.weight[:] = floats(net.out_weights, net.qb / ratio).reshape(1, -1)
+            self.out.bias[:] = net.out_bias * ratio / (net.qa * net.qb)
+
     def clip(self) -> None:
         """After each step: keep the weights that become int16 within WEIGHT_LIMIT."""
         with torch.no_grad():

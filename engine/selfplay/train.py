@@ -42,6 +42,7 @@ examples:
   pyrope train ~/pyrope-data -o pyrope.nnue                  # a datagen directory
   pyrope train a/positions/000001.bin b -o n.nnue --hidden 128 --epochs 4 --threads 1
   pyrope train ~/pyrope-data -o pyrope.nnue --resume         # continue from the last checkpoint
+  pyrope train new-data -o next.nnue --init pyrope.nnue --lr 0.0003   # fine-tune a net on new games
 needs PyTorch: pip install "pyrope[train]"; docs/nnue.md describes the options and the outputs"""
 
 
@@ -74,6 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(files a-h swapped: the same game value but for castling, which the inputs "
                              "do not hold): more positions from the same data (default on)")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="initial weights and shuffles (default %(default)s)")
+    parser.add_argument("--init", metavar="NET", help="start from this net file's weights instead of random ones "
+                        "(fine-tuning on new data; its hidden size and activation must be the run's)")
     parser.add_argument("--threads", type=console.positive_int, default=os.cpu_count() or 1,
                         help="PyTorch's threads (default: every core, %(default)s)")
     parser.add_argument("--checkpoints", metavar="DIR", help="checkpoint directory (default: NET's stem + .checkpoints)")

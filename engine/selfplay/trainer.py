@@ -68,8 +68,24 @@ def mean_loss(model, records: numpy.ndarray, targets: numpy.ndarray, size: int) 
     return total / max(1, len(records))
 
 
-def fingerprint(args: argparse.Namespace, shards: dict) -> dict:
-    return {**{key: getattr(args, key) for key in FINGERPRINT}, "shards": sorted(shards.values())}
+def fingerprint(args: argparse.Namespace, shards: dict, init: dict | None) -> dict:
+    fields = {**{key: getattr(args, key) for key in FINGERPRINT}, "shards": sorted(shards.values())}
+    if init is not None:        # absent without --init, so that older checkpoints still resume
+        fields["init"] = init["sha256"]
+    return fields
+
+
+def starting_net(args: argparse.Namespace) -> tuple[netfile.Net, dict] | tuple[None, None]:
+    """--init's net and its record (file name, SHA-256), or (None, None) for random weights."""
+    if args.init is None:
+        return None, None
+    try:
+        with open(args.init, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise netfile.NetFileError(f"cannot read the net file {args.init}: {error.strerror}") from None
+    return netfile.from_bytes(data, args.init), {"path": os.path.basename(args.init),
+                                                 "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def resume_state(args: argparse.Namespace, directory: str, expected: dict):
@@ -136,7 +152,8 @@ def train(args: argparse.Namespace) -> None:
     torch.set_num_threads(args.threads)
     directory = args.checkpoints or sidecar(args.output, ".checkpoints")
     data = trainset.load(args.data, args.validation, report=lambda text: print(f"train: {text}"))
-    expected = fingerprint(args, data.shards)
+    init, init_record = starting_net(args)
+    expected = fingerprint(args, data.shards, init_record)
     os.makedirs(directory, exist_ok=True)
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     state = resume_state(args, directory, expected)
@@ -148,8 +165,14 @@ def train(args: argparse.Namespace) -> None:
 
     torch.manual_seed(args.seed)
     model = Network(args.hidden, args.activation)
+    if init is not None:
+        try:
+            model.load(init, args.scale)
+        except ValueError as error:
+            raise ValueError(f"--init {args.init} is {error}") from None
+        print(f"train: starting from {args.init} (sha256 {init_record['sha256'][:16]}...)")
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    # The untrained net's validation loss: the mark that training must beat.
+    # The untrained net's validation loss (--init's net's): the mark that training must beat.
     untrained = mean_loss(model, data.validation, validation_targets, args.batch_size)
     history, progress = [], {}
     if state is not None:
@@ -177,7 +200,7 @@ def train(args: argparse.Namespace) -> None:
         if os.path.exists(os.path.join(directory, PARTIAL)):
             os.remove(os.path.join(directory, PARTIAL))
         plot(history, untrained, sidecar(args.output, ".png"), os.path.basename(args.output))
-    write_outputs(args, model, data, history, untrained)
+    write_outputs(args, model, data, history, untrained, init_record)
 
 
 def train_epoch(args, model, optimiser, records, targets, epoch: int, resumed: dict, checkpoint):
@@ -211,7 +234,8 @@ def train_epoch(args, model, optimiser, records, targets, epoch: int, resumed: d
     return total, time.monotonic() - start
 
 
-def write_outputs(args: argparse.Namespace, model, data: trainset.TrainingSet, history: list, untrained: float) -> None:
+def write_outputs(args: argparse.Namespace, model, data: trainset.TrainingSet, history: list, untrained: float,
+                  init: dict | None) -> None:
     """The quantised net, and its provenance beside it."""
     net = model.quantised(args.scale)
     written = netfile.write(args.output, net)
@@ -220,7 +244,7 @@ def write_outputs(args: argparse.Namespace, model, data: trainset.TrainingSet, h
         # None when the trainer was called from Python (a test) rather than by the command.
         "command": shlex.join(["pyrope", *sys.argv[1:]]) if "train" in sys.argv[1:] else None,
         "pyrope": revision(), "torch": torch.__version__, "threads": args.threads,
-        "settings": {key: getattr(args, key) for key in FINGERPRINT},
+        "settings": {key: getattr(args, key) for key in FINGERPRINT}, "init": init,
         "inputs": data.shards, "skipped": data.skipped,
         "positions": {"train": len(data.train), "validation": len(data.validation)},
         "untrained_validation_loss": untrained, "epochs": history, "final": history[-1] if history else None,
