@@ -112,11 +112,15 @@ def _int16_view(values: array.array, start: int, shape: tuple) -> memoryview:
     return memoryview(values)[start:start + math.prod(shape)].cast("B").cast("h", shape).toreadonly()
 
 
-def read(path: str) -> Net:
-    """The net in the file at `path`; NetFileError naming the file and the fault."""
+def read_bytes(path: str) -> bytes:
+    """The bytes of the net file at `path`; NetFileError naming it when it cannot be read."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except OSError as error:
         raise NetFileError(f"cannot read the net file {path}: {error.strerror}") from None
-    return from_bytes(data, path)
+
+
+def read(path: str) -> Net:
+    """The net in the file at `path`; NetFileError naming the file and the fault."""
+    return from_bytes(read_bytes(path), path)

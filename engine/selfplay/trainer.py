@@ -79,11 +79,7 @@ def starting_net(args: argparse.Namespace) -> tuple[netfile.Net, dict] | tuple[N
     """--init's net and its record (file name, SHA-256), or (None, None) for random weights."""
     if args.init is None:
         return None, None
-    try:
-        with open(args.init, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise netfile.NetFileError(f"cannot read the net file {args.init}: {error.strerror}") from None
+    data = netfile.read_bytes(args.init)
     return netfile.from_bytes(data, args.init), {"path": os.path.basename(args.init),
                                                  "sha256": hashlib.sha256(data).hexdigest()}
 
