@@ -5,6 +5,7 @@
     python3 bench/kriegspiel.py endgame [--endings KRK KQK] [--starts 500] [--depth 4] [--nodes 400000]
     python3 bench/kriegspiel.py metaposition [--games 20]
     python3 bench/kriegspiel.py search [--games 10] [--positions 5000]
+    python3 bench/kriegspiel.py captures [--openings 30]
 
 `players` plays the built-in players' tally of docs/kriegspiel.md ("Numbers"): random vs random and
 semi-random vs random, --games each through players.play_game, colours alternating, player seeds
@@ -19,6 +20,13 @@ fifty-move rule, other endings by kind, moves to mate and time a move.
 second (its enhanced search) and the MCTS's metapositions and nodes (our turns) a second, each
 given --positions metapositions, from White's metaposition at every fifth White move of --games
 seeded semi-random vs random games (only the searches are timed).
+
+`captures` checks the density's chance of a capture (what the MCTS's capture answers are weighed
+by) against the referee: maximax self-play from the first --openings balanced openings, each twice
+with colours swapped; for every legal try onto a square that may hold an enemy man but surely
+need not (pawn captures left out: legal means a capture), the density's expected enemy men there
+(MetaCore.density(), summed over types, at most 1) before the try, and whether the referee then
+announced a capture; binned by the chance.
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
 seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
@@ -244,6 +252,50 @@ def search(args) -> None:
         print(f"{name}: {positions / seconds:,.0f} metapositions/s{extra} ({positions:,} in {seconds:.2f} s)")
 
 
+OPENINGS = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
+CHANCE_BINS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 0.999, 1.01)
+
+
+def captures(args) -> None:
+    """The density's capture chance of legal tries against the referee's answers (see above)."""
+    from pyrope.kriegspiel.maximax import MaximaxPlayer
+    from pyrope.kriegspiel.players import play_game
+
+    seen = []       # (chance, captured)
+
+    class Probe(MaximaxPlayer):
+        chance = None
+
+        def answered(self, text, legal):
+            move, meta = self._tried, self.meta
+            square = chess.BB_SQUARES[move.to_square]
+            pawn_capture = (meta.ours.piece_type_at(move.from_square) == chess.PAWN
+                            and chess.square_file(move.from_square) != move.to_square % 8)
+            if legal and meta.maybe_enemy & meta.empty & square and not pawn_capture:
+                density = meta.core.density()
+                self.chance = min(1.0, sum(kind[move.to_square] for kind in density))
+            super().answered(text, legal)
+
+        def hear(self, announcement):
+            if self.chance is not None and announcement.to_move != self.color:
+                seen.append((self.chance, announcement.capture is not None))
+                self.chance = None
+            super().hear(announcement)
+
+    starts = [" ".join(line.split()[:4]) + " 0 1" for line in OPENINGS.read_text().splitlines() if line.strip()]
+    for n, fen in enumerate(starts[:args.openings]):
+        for swap in (0, 1):
+            play_game(Probe(f"w{n}:{swap}"), Probe(f"b{n}:{swap}"), Referee(fen))
+    print(f"{2 * args.openings} maximax games; legal tries that may capture, by the density's chance")
+    print("chance      tries   mean chance   captured")
+    for low, high in zip(CHANCE_BINS, CHANCE_BINS[1:]):
+        tries = [captured for chance, captured in seen if low <= chance < high]
+        chances = [chance for chance, _ in seen if low <= chance < high]
+        if tries:
+            print(f"{low:.3f}-{min(high, 1.0):.3f} {len(tries):7d} {sum(chances) / len(tries):13.3f} "
+                  f"{sum(tries) / len(tries):10.3f}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     actions = parser.add_subparsers(dest="action", required=True)
@@ -271,6 +323,9 @@ def main(argv=None) -> None:
     action.add_argument("--games", type=int, default=10, help="seeded semi-random vs random games (default 10)")
     action.add_argument("--positions", type=int, default=5000, help="metapositions a search (default 5000)")
     action.set_defaults(run=search)
+    action = actions.add_parser("captures", help="the density's capture chance against the referee's answers")
+    action.add_argument("--openings", type=int, default=30, help="balanced openings, each twice (default 30)")
+    action.set_defaults(run=captures)
     args = parser.parse_args(argv)
     args.run(args)
 
