@@ -258,6 +258,7 @@ CHANCE_BINS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 0.999, 1.01)
 
 def captures(args) -> None:
     """The density's capture chance of legal tries against the referee's answers (see above)."""
+    from pyrope.kriegspiel.match import read_openings
     from pyrope.kriegspiel.maximax import MaximaxPlayer
     from pyrope.kriegspiel.players import play_game
 
@@ -270,7 +271,7 @@ def captures(args) -> None:
             move, meta = self._tried, self.meta
             square = chess.BB_SQUARES[move.to_square]
             pawn_capture = (meta.ours.piece_type_at(move.from_square) == chess.PAWN
-                            and chess.square_file(move.from_square) != move.to_square % 8)
+                            and chess.square_file(move.from_square) != chess.square_file(move.to_square))
             if legal and meta.maybe_enemy & meta.empty & square and not pawn_capture:
                 density = meta.core.density()
                 self.chance = min(1.0, sum(kind[move.to_square] for kind in density))
@@ -282,18 +283,16 @@ def captures(args) -> None:
                 self.chance = None
             super().hear(announcement)
 
-    starts = [" ".join(line.split()[:4]) + " 0 1" for line in OPENINGS.read_text().splitlines() if line.strip()]
-    for n, fen in enumerate(starts[:args.openings]):
+    for n, fen in enumerate(read_openings(str(OPENINGS))[:args.openings]):
         for swap in (0, 1):
             play_game(Probe(f"w{n}:{swap}"), Probe(f"b{n}:{swap}"), Referee(fen))
     print(f"{2 * args.openings} maximax games; legal tries that may capture, by the density's chance")
     print("chance      tries   mean chance   captured")
     for low, high in zip(CHANCE_BINS, CHANCE_BINS[1:]):
-        tries = [captured for chance, captured in seen if low <= chance < high]
-        chances = [chance for chance, _ in seen if low <= chance < high]
-        if tries:
-            print(f"{low:.3f}-{min(high, 1.0):.3f} {len(tries):7d} {sum(chances) / len(tries):13.3f} "
-                  f"{sum(tries) / len(tries):10.3f}")
+        binned = [(chance, captured) for chance, captured in seen if low <= chance < high]
+        if binned:
+            print(f"{low:.3f}-{min(high, 1.0):.3f} {len(binned):7d} {sum(c for c, _ in binned) / len(binned):13.3f} "
+                  f"{sum(t for _, t in binned) / len(binned):10.3f}")
 
 
 def main(argv=None) -> None:
