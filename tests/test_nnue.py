@@ -209,7 +209,7 @@ def test_bench_with_a_net_is_deterministic():
     from pyrope.play.bench import run_bench
     from test_search import BENCH_SIGNATURE
     _core.nnue_load(random_net(256, seed=5))
-    assert run_bench(lambda line: None) == 826703
+    assert run_bench(lambda line: None) == 835272
     _core.nnue_enable(False)
     try:
         assert run_bench(lambda line: None) == BENCH_SIGNATURE

@@ -105,7 +105,7 @@ def test_net_file_layout_is_the_documented_one():
     data = netfile.to_bytes(net)
     assert len(data) == 64 + 2 * (768 * 24 + 24 + 2 * 24) + 4
     assert data[:8] == b"PYRNNUE\0" and data[40:60] == bytes(20)
-    assert struct.unpack_from("<8I", data, 8) == (1, 768, 24, 1, 255, 64, 400, len(data) - 64)
+    assert struct.unpack_from("<8I", data, 8) == (1, 768, 24, 1, 255, 128, 400, len(data) - 64)
     assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60] + data[64:])
     assert struct.unpack_from("<24h", data, 64 + 2 * 24 * 5) == tuple(int(v) for v in net.ft_weights[5])
     assert struct.unpack_from("<i", data, len(data) - 4)[0] == net.out_bias
@@ -144,9 +144,9 @@ def test_reference_is_symmetric_and_by_hand():
         assert reference.evaluate(net, board.fen()) == reference.evaluate(net, board.mirror().fen()) \
             == reference.evaluate(net, dataset.encode(board.fen(), -77, "0-1"))
     # One hidden unit, kings only: an accumulator is 100 plus 50 for the mover's own king on e1 (as
-    # seen by it) plus 400 for the other king on e8, clipped at QA = 255.
+    # seen by it) plus 400 for the other king on e8, clipped at QA = 255; QB = 64 as older nets have.
     net = netfile.Net(1, "crelu", numpy.zeros((INPUTS, 1), "<i2"), numpy.array([100], "<i2"),
-                      numpy.array([[64], [-32]], "<i2"), 1000)
+                      numpy.array([[64], [-32]], "<i2"), 1000, qa=255, qb=64)
     net.ft_weights[5 * 64 + chess.E1] = 50
     net.ft_weights[384 + 5 * 64 + chess.E8] = 400
     fen = "4k3/8/8/8/8/8/8/3K4 {} - - 0 1"     # white sees the black king on e8; black sees its own on "e1"
@@ -227,14 +227,14 @@ def test_quantised_reference_tracks_the_float_model(activation):
             return model(own, other).double().numpy() * 400
     floats = float_centipawns()
     assert numpy.abs(floats).mean() > 200        # evaluations large enough for the comparison to mean something
-    # Rounding the weights (output weights to 1/64) moves evaluations by some cp...
+    # Rounding the weights (output weights to 1/QB) moves evaluations by some cp...
     assert numpy.abs(floats - quantised).mean() < 15
     # ...and with those rounded weights in the float model, only the integer truncations are left.
     with torch.no_grad():
-        model.ft.weight[:INPUTS] = torch.from_numpy(net.ft_weights / 255.0)
-        model.ft_bias[:] = torch.from_numpy(net.ft_bias / 255.0)
-        model.out.weight[:] = torch.from_numpy(net.out_weights.reshape(1, -1) / 64.0)
-        model.out.bias[:] = net.out_bias / (255.0 * 64.0)
+        model.ft.weight[:INPUTS] = torch.from_numpy(net.ft_weights / netfile.QA)
+        model.ft_bias[:] = torch.from_numpy(net.ft_bias / netfile.QA)
+        model.out.weight[:] = torch.from_numpy(net.out_weights.reshape(1, -1) / netfile.QB)
+        model.out.bias[:] = net.out_bias / (netfile.QA * netfile.QB)
     assert numpy.abs(float_centipawns() - quantised).max() < 1.1
 
 

@@ -13,8 +13,9 @@ from ..nnue.features import INPUTS, PAD
 
 # Float weights are kept within these bounds so that the integers fit: an accumulator is the bias
 # plus at most 32 feature weights, 33 * 1.98 * QA = 16,662 < 32,767 (int16); an output weight is at
-# most 1.98 * QB = 127.
+# most 127 / QB * QB = 127, so that the core's SCReLU product QA * w fits int16 (255 * 127 = 32,385).
 WEIGHT_LIMIT = 1.98
+OUTPUT_LIMIT = 127 / netfile.QB
 
 
 class Network(torch.nn.Module):
@@ -56,10 +57,11 @@ class Network(torch.nn.Module):
             self.out.bias[:] = net.out_bias * ratio / (net.qa * net.qb)
 
     def clip(self) -> None:
-        """After each step: keep the weights that become int16 within WEIGHT_LIMIT."""
+        """After each step: keep the weights that become int16 within their limits."""
         with torch.no_grad():
-            for parameter in (self.ft.weight, self.ft_bias, self.out.weight):
+            for parameter in (self.ft.weight, self.ft_bias):
                 parameter.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
+            self.out.weight.clamp_(-OUTPUT_LIMIT, OUTPUT_LIMIT)
 
     def quantised(self, scale: int) -> netfile.Net:
         qa, qb = netfile.QA, netfile.QB
