@@ -218,6 +218,8 @@ def test_quantised_reference_tracks_the_float_model(activation):
         model.out.weight.uniform_(-1.0, 1.0)
     model.clip()
     net = model.quantised(400)
+    # Clipped output weights stay within 127, which the core's SCReLU needs (QA * w inside int16).
+    assert numpy.abs(net.out_weights).max() == 127 and net.qb == netfile.QB
     records = records_of(random_positions(300, seed=8))
     own, other = torch.from_numpy(features(records)[0]), torch.from_numpy(features(records)[1])
     quantised = reference.evaluate_records(net, records)
