@@ -12,8 +12,9 @@ from ..nnue import netfile
 from ..nnue.features import INPUTS, PAD
 
 # Float weights are kept within these bounds so that the integers fit: an accumulator is the bias
-# plus at most 32 feature weights, 33 * 1.98 * QA = 16,662 < 32,767 (int16); an output weight is at
-# most 127 / QB * QB = 127, so that the core's SCReLU product QA * w fits int16 (255 * 127 = 32,385).
+# plus at most 32 feature weights, 33 * 1.98 * QA = 16,662 < 32,767 (int16); an output weight is
+# clipped at 127 / QB, so its integer is at most 127 and the core's SCReLU product QA * w fits int16
+# (255 * 127 = 32,385).
 WEIGHT_LIMIT = 1.98
 OUTPUT_LIMIT = 127 / netfile.QB
 
