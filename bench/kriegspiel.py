@@ -26,7 +26,9 @@ by) against the referee: maximax self-play from the first --openings balanced op
 with colours swapped; for every legal try onto a square that may hold an enemy man but surely
 need not (pawn captures left out: legal means a capture), the density's expected enemy men there
 (MetaCore.density(), summed over types, at most 1) before the try, and whether the referee then
-announced a capture; binned by the chance.
+announced a capture; binned by the chance. Before that it gives the mean log of the density's chance of
+each true enemy man on its square (at most 1, at least 1e-6), every turn of ours: how well the
+density places the enemy's men.
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
 seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import array
+import math
 import random
 import sys
 import time
@@ -263,6 +266,7 @@ def captures(args) -> None:
     from pyrope.kriegspiel.players import play_game
 
     seen = []       # (chance, captured)
+    placed = []     # the log of the density's chance of each true enemy man, each of our turns
 
     class Probe(MaximaxPlayer):
         chance = None
@@ -282,11 +286,18 @@ def captures(args) -> None:
                 seen.append((self.chance, announcement.capture is not None))
                 self.chance = None
             super().hear(announcement)
+            if announcement.to_move == self.color:     # after the enemy's move (or before the first)
+                density = self.meta.core.density()
+                for square, piece in referee.piece_map(not self.color).items():
+                    placed.append(math.log(min(1.0, max(density[piece.piece_type - 1][square], 1e-6))))
 
     for n, fen in enumerate(read_openings(str(OPENINGS))[:args.openings]):
         for swap in (0, 1):
-            play_game(Probe(f"w{n}:{swap}"), Probe(f"b{n}:{swap}"), Referee(fen))
-    print(f"{2 * args.openings} maximax games; legal tries that may capture, by the density's chance")
+            referee = Referee(fen)
+            play_game(Probe(f"w{n}:{swap}"), Probe(f"b{n}:{swap}"), referee)
+    print(f"{2 * args.openings} maximax games; the true enemy men's mean log-chance under the density "
+          f"{sum(placed) / len(placed):.3f} ({len(placed)} men on our turns)")
+    print("legal tries that may capture, by the density's chance")
     print("chance      tries   mean chance   captured")
     for low, high in zip(CHANCE_BINS, CHANCE_BINS[1:]):
         binned = [(chance, captured) for chance, captured in seen if low <= chance < high]
