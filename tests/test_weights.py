@@ -127,3 +127,30 @@ def test_weights_that_did_not_pass_the_gate_are_not_shipped(tmp_path, monkeypatc
     build.ship(str(work))
     assert shipped.read_text() == (HERE / "seed.params").read_text()
     assert json.loads((tmp_path / "provenance.json").read_text())["gate"]["passed"]
+
+
+def test_the_gate_matches_the_hand_crafted_evaluations_not_the_shipped_net(tmp_path, monkeypatch):
+    """Both sides load the net by default, which would make the two weight files play the same games."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "candidate.params").write_text((HERE / "seed.params").read_text())
+    (work / "provenance.json").write_text(json.dumps({"steps": []}))
+    commands = []
+
+    def play(command: list[str]) -> None:
+        commands.append(command)
+        record = Path(command[command.index("--resume") + 1])
+        record.write_text(json.dumps({"header": True}) + "\n" +
+                          json.dumps({"result": "1-0", "white": 0, "black": 1, "fault": None}) + "\n")
+
+    monkeypatch.setattr(build, "run_step", play)
+    build.gate(str(work), "openings.epd", 2)
+    assert [command[command.index("--tc") + 1] for command in commands] == [gate["tc"] for gate in build.GATES]
+    for command in commands:
+        each = command[command.index("--each") + 1:command.index("--engine")]
+        assert "option.Use NNUE=false" in each and "option.Threads=1" in each
+        assert f"option.EvalFile={work / 'candidate.params'}" in command
+        assert f"option.EvalFile={work / 'baseline.params'}" in command
+    assert (work / "baseline.params").read_text() == (HERE / "default.params").read_text()
+    gate = json.loads((work / "provenance.json").read_text())["gate"]
+    assert [match["games"] for match in gate["matches"]] == [1, 1] and not gate["passed"]

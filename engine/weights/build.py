@@ -14,7 +14,8 @@
 Each step is a resumable command, so the same build command goes on wherever a session stopped.
 
 --gate plays the candidate against the weights shipped when the gate began (kept as
-WORKDIR/baseline.params), one build of Pyrope on both sides, balanced openings, colours swapped,
+WORKDIR/baseline.params), one build of Pyrope on both sides with the hand-crafted evaluation (`Use
+NNUE` false: the shipped net would otherwise evaluate for both), balanced openings, colours swapped,
 one thread, resumable journals: 2,000 games at 2s+0.02s and 400 at 10s+0.1s. It passes with at
 least +20 Elo and the 95% interval above 0 in the first, and at least 50% in the second.
 --ship, once the gate has passed, copies candidate.params and provenance.json (gate included) here
@@ -135,6 +136,7 @@ def gate(work: str, openings: str, concurrency: int) -> None:
         run_step(pyrope("match", "--tc", settings["tc"], "--games", str(settings["games"]), "--concurrency",
                         str(concurrency), "--openings", openings, "--order", "random", "--resign", "--draw",
                         "--resume", record, "--each", "option.Hash=16", "option.Threads=1", "option.OwnBook=false",
+                        "option.Use NNUE=false",
                         "--engine", "cmd=" + shlex.join(pyrope()), "name=candidate", f"option.EvalFile={candidate}",
                         "--engine", "cmd=" + shlex.join(pyrope()), "name=baseline", f"option.EvalFile={baseline}"))
         results.append(gate_result(settings, journal(record)[1:]))
