@@ -17,7 +17,8 @@ weights) over the same genes -- COMPARED, every group of the table but the squar
 scale factors -- at the same 5,000 nodes a move (evolution's budget held at its maximum), each for
 --games games, each with a gauntlet of 50 bouts against the start table every 2,000 games, in
 DIR/evolve.run and DIR/spsa.run. Each run resumes where it stopped: --minutes M gives each at most
-M minutes this time (then Ctrl-C, which keeps every finished game), so the comparison fits sessions.
+M minutes this time (then SIGTERM, which pyrope's commands take as Ctrl-C: every finished game
+stays), so the comparison fits sessions.
 It then draws DIR/compare.png (both runs' Elo against the start over games) and prints the table.
 """
 from __future__ import annotations
@@ -25,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -112,7 +112,9 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
         try:
             process.wait(timeout=minutes * 60 if minutes else None)
         except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGINT)      # every finished game stays; the same command resumes
+            # Not SIGINT: a job started in the background of a non-interactive shell ignores it, and so
+            # would its children. The command takes SIGTERM as Ctrl-C; the same command resumes.
+            process.terminate()
             process.wait()
     curves = {}
     for name, run in (("evolution", "evolve.run"), ("SPSA", "spsa.run")):
