@@ -144,7 +144,12 @@ def test_the_gate_matches_the_hand_crafted_evaluations_not_the_shipped_net(tmp_p
                           json.dumps({"result": "1-0", "white": 0, "black": 1, "fault": None}) + "\n")
 
     monkeypatch.setattr(build, "run_step", play)
-    build.gate(str(work), "openings.epd", 2)
+    with pytest.raises(SystemExit, match="no openings at"):
+        build.gate(str(work), str(tmp_path / "missing.epd"), 2)
+    assert not commands
+    openings = tmp_path / "openings.epd"
+    openings.write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+    build.gate(str(work), str(openings), 2)
     assert [command[command.index("--tc") + 1] for command in commands] == [gate["tc"] for gate in build.GATES]
     for command in commands:
         each = command[command.index("--each") + 1:command.index("--engine")]

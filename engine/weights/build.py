@@ -43,7 +43,8 @@ from ..selfplay.rundir import revision, write_atomically
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED, SPEC, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
                                     ("seed.params", "spsa.spec", "default.params", "provenance.json"))
-OPENINGS = os.path.join(HERE, "..", "..", "..", "shared", "data", "openings", "balanced-8ply.epd")
+# From the repository's root, as the tests and bench/ find it: an installed package has no ../shared.
+OPENINGS = os.path.join("..", "shared", "data", "openings", "balanced-8ply.epd")
 GATES = ({"tc": "2+0.02", "games": 2000, "elo": 20.0}, {"tc": "10+0.1", "games": 400, "score": 0.5})
 
 
@@ -127,6 +128,8 @@ def gate(work: str, openings: str, concurrency: int) -> None:
     candidate, baseline = os.path.join(work, "candidate.params"), os.path.join(work, "baseline.params")
     if not os.path.exists(candidate):
         sys.exit(f"build: {candidate} does not exist yet: run the build first")
+    if not os.path.exists(openings):
+        sys.exit(f"build: no openings at {openings}: run from the repository's root or give --openings EPD")
     if not os.path.exists(baseline):
         shutil.copyfile(DEFAULTS, baseline)
     provenance = read_json(os.path.join(work, "provenance.json"))
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=console.positive_int, help="worker processes (default: every core)")
     parser.add_argument("--spec", default=SPEC, help="the SPSA step's specification (default: spsa.spec here)")
     parser.add_argument("--gate", action="store_true", help="play the ship gate's matches")
-    parser.add_argument("--openings", default=OPENINGS, help="the gate's openings (default: balanced-8ply.epd)")
+    parser.add_argument("--openings", default=OPENINGS, help=f"the gate's openings (default: {OPENINGS})")
     parser.add_argument("--concurrency", type=console.positive_int, default=2, help="the gate's games at a time (default 2)")
     parser.add_argument("--ship", action="store_true", help="make the gated candidate the shipped weights")
     args = parser.parse_args(argv)
