@@ -2,8 +2,8 @@
 the rules that stop or extend a search."""
 import pytest
 
-from pyrope.play.timeman import (SAFETY_MS, Limits, Plan, TimeManager, gerbil_budget, glaurung_budget, make_clock,
-                            plan_move)
+from pyrope.play.timeman import (RESERVE_MAX_MS, SAFETY_MS, Limits, Plan, TimeManager, gerbil_budget, glaurung_budget,
+                            make_clock, plan_move)
 
 
 @pytest.mark.parametrize("left, inc, mtg, expected", [
@@ -47,10 +47,31 @@ def test_plan_for_rapid_adds_gerbil_emergency_time():
 
 
 def test_plan_caps_the_ceiling_at_half_the_clock():
-    # An increment larger than the clock: Glaurung's i - 100 would spend 1900 of 1000 - 50 ms.
-    plan = plan_move(Limits(wtime=1000, btime=1000, winc=2000, binc=2000), True, 30)
-    assert plan.absolute_max == (1000 - 30 - SAFETY_MS) // 2
+    # An increment larger than the clock: Glaurung's i - 100 would spend 1900 of 3000 - 50 ms.
+    plan = plan_move(Limits(wtime=3000, btime=3000, winc=2000, binc=2000), True, 30)
+    assert plan.absolute_max == (3000 - 30 - SAFETY_MS) // 2
     assert plan.max_time <= plan.absolute_max
+
+
+def test_an_increment_keeps_ten_of_itself_in_hand():
+    """With an increment, t/30 + i spends the whole increment each move; without a reserve a long
+    2s+0.02s game ran the clock down to ~0.09 s. The ceiling now leaves 10 increments (at most
+    1 s) untouched, so the clock hovers above them, each move still getting about the increment."""
+    def plan(clock: int, increment: int) -> Plan:
+        return plan_move(Limits(wtime=clock, btime=clock, winc=increment, binc=increment), True, 30)
+
+    assert plan(300, 20).absolute_max == 300 - 50 - 200                  # the reserve binds
+    assert plan(200, 20) == Plan(1, 1, 0)                                 # under it: move at once
+    assert plan(1900, 20).absolute_max == (1900 - 50) // 4               # far above it: Glaurung's t/4
+    assert plan(1500, 0).absolute_max == (1500 - 50) // 8                # sudden death: no reserve
+    assert plan(1200, 500).absolute_max == 1200 - 50 - RESERVE_MAX_MS     # at most a second
+    clock = 2000
+    for _ in range(300):                # a long game at 2s+0.02s, 10 ms lost a move to the pipe
+        budget = plan(clock, 20)
+        assert budget.absolute_max <= max(1, clock - 50 - 200)
+        clock += 20 - budget.max_time - 10
+    assert 250 <= clock <= 300          # hovering above the reserve, every move near the increment
+    assert plan(clock, 20).max_time >= 5
 
 
 def test_black_uses_its_own_clock():

@@ -2,7 +2,11 @@
 
 One policy built from Glaurung 2.2's and Gerbil's rules. t is the clock left after Move Overhead
 and a safety margin (pipe and scheduling latency) are taken off, so the engine never flags through
-its own overhead.
+its own overhead. With an increment, a reserve of ten increments (at most a second) is never
+spent: t/30 + i a move runs the clock down in a long game until only Move Overhead and the margin
+-- under 0.1 s at 2s+0.02s -- stand between a scheduling hiccup and a lost game. The reserve caps
+the ceiling alone, so it binds only near the end of the clock, which then hovers above it, each
+move getting about the increment as before.
 
 The budget, fixed when the search starts:
   Glaurung (`glaurung_budget`): the target max_time and the ceiling absolute_max --
@@ -45,6 +49,8 @@ from dataclasses import dataclass, field
 
 DEFAULT_MOVE_OVERHEAD_MS = 30   # Move Overhead's default: what a move costs beyond the search
 SAFETY_MS = 20          # pipe and scheduling latency beyond what Move Overhead covers
+RESERVE_INCREMENTS = 10 # with an increment, the clock kept in hand: ten increments ...
+RESERVE_MAX_MS = 1000   # ... but at most a second
 MINIMUM_MS = 1          # even with no time left, think a moment and move
 ROOK_CP = 500           # Gerbil's "won" standard: no emergency time at or above a rook up
 MINOR_CP = 300          # ... and none when a minor piece or more down ("dead lost")
@@ -130,8 +136,9 @@ def plan_move(limits: Limits, white_to_move: bool, move_overhead: int) -> Plan |
     max_time, absolute_max = glaurung_budget(usable, increment, moves_to_go)
     if moves_to_go != 1:
         absolute_max = min(absolute_max, usable // 2)
-    # Never plan beyond what is on the clock, however the formulas come out.
-    absolute_max = max(MINIMUM_MS, min(absolute_max, usable))
+    # Never plan beyond what is on the clock, less the reserve, however the formulas come out.
+    reserve = min(RESERVE_INCREMENTS * increment, RESERVE_MAX_MS)
+    absolute_max = max(MINIMUM_MS, min(absolute_max, usable - reserve))
     max_time = max(MINIMUM_MS, min(max_time, absolute_max))
     _, emergency = gerbil_budget(usable, increment, moves_to_go)
     return Plan(max_time, absolute_max, emergency)
