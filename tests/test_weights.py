@@ -47,26 +47,32 @@ def test_the_provenance_names_the_shipped_file():
 
 def check_chain(provenance: dict, work: Path) -> None:
     """Each step starts from what the step before it made, and every input is Pyrope's own."""
-    seed, *steps, spsa = provenance["steps"]
+    seed, *steps = provenance["steps"]
     assert seed["weights_sha256"] == weights_hash(read_weights(str(HERE / "seed.params")))
     made = seed["weights_sha256"]
-    for datagen, texel in zip(steps[::2], steps[1::2]):
-        assert datagen["step"] == "datagen" and texel["step"] == "texel"
-        assert datagen["weights_sha256"] == made and texel["start"]["weights_sha256"] == made
+    while steps:
+        step = steps.pop(0)
+        if step["step"] == "spsa":
+            assert step["start_weights_sha256"] == made
+            made = step["output_weights_sha256"]
+            continue
+        texel = steps.pop(0)
+        assert step["step"] == "datagen" and texel["step"] == "texel"
+        assert step["weights_sha256"] == made and texel["start"]["weights_sha256"] == made
         assert texel["inputs"] and all(source["generator"].startswith("pyrope datagen")
                                        and source["weights_sha256"] == made for source in texel["inputs"])
         made = texel["output_weights_sha256"]
-    assert spsa["step"] == "spsa" and spsa["start_weights_sha256"] == made
-    assert provenance["weights_sha256"] == spsa["output_weights_sha256"] \
-        == weights_hash(read_weights(str(work / "candidate.params")))
+    assert provenance["weights_sha256"] == made == weights_hash(read_weights(str(work / "candidate.params")))
 
 
 def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     pytest.importorskip("scipy", reason="the Texel fit needs the tune extra: pip install '.[tune]'")
     work = tmp_path / "work"
     (tmp_path / "tiny.spec").write_text(TINY_SPEC)
-    command = [sys.executable, "-m", "pyrope.weights.build", str(work), "--positions", "1200", "--nodes", "300",
-               "--fits", "2", "--workers", "2", "--spec", str(tmp_path / "tiny.spec")]
+    (tmp_path / "tiny.recipe").write_text("fit positions=1200 nodes=300\nfit positions=1200 nodes=300  # again\n"
+                                          "spsa spec=tiny.spec\n")
+    command = [sys.executable, "-m", "pyrope.weights.build", str(work), "--recipe", str(tmp_path / "tiny.recipe"),
+               "--workers", "2"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr
     provenance = json.loads((work / "provenance.json").read_text())
@@ -88,6 +94,36 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     assert not shards()
     assert (work / "data-1" / "journal.jsonl").read_text() == games and (work / "candidate.params").read_text() == candidate
     assert json.loads((work / "provenance.json").read_text())["steps"][:-1] == provenance["steps"][:-1]
+    # A recipe grown by a step goes on from the made ones: a fit on games of SPSA's weights.
+    with (tmp_path / "tiny.recipe").open("a") as recipe:
+        recipe.write("fit positions=1200 nodes=300\n")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    grown = json.loads((work / "provenance.json").read_text())
+    assert grown["steps"][:6] == provenance["steps"] and [step["step"] for step in grown["steps"][6:]] == ["datagen", "texel"]
+    check_chain(grown, work)
+    assert (work / "data-1" / "journal.jsonl").read_text() == games
+    assert shards() and all(path.is_relative_to(work / "data-3") for path in shards())    # only the new fit played
+
+
+@pytest.mark.parametrize("line, says", [
+    ("fits positions=10 nodes=10", "line 2: unknown step 'fits'"),
+    ("fit positions=10", "line 2: fit needs nodes="),
+    ("fit positions=10 nodes=10 seed=3", "line 2: 'seed=3' is not a setting of fit"),
+    ("fit positions=ten nodes=10", "line 2: positions must be a positive whole number"),
+    ("spsa spec=missing.spec", "line 2: no specification"),
+])
+def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
+    recipe = tmp_path / "bad.recipe"
+    recipe.write_text(f"# the steps\n{line}\n")
+    result = subprocess.run([sys.executable, "-m", "pyrope.weights.build", str(tmp_path / "work"), "--recipe",
+                             str(recipe)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and says in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_shipped_recipe_reads():
+    steps = build.read_recipe(str(HERE / "build.recipe"))
+    assert steps[0][0] == "fit" and ("spsa", {"spec": str(HERE / "spsa.spec")}) in steps
 
 
 def test_the_gate_counts_the_candidates_games_and_demands_both_bars():

@@ -1,17 +1,22 @@
 """Rebuild the shipped evaluation weights from the seed, on Pyrope's own games alone:
 
-    python3 -m pyrope.weights.build WORKDIR [--positions 500000] [--nodes 5000] [--fits 3] [--workers N]
+    python3 -m pyrope.weights.build WORKDIR [--recipe FILE] [--workers N]
     python3 -m pyrope.weights.build WORKDIR --gate [--openings EPD]
     python3 -m pyrope.weights.build WORKDIR --ship
 
-1. Fit 1..F: `pyrope datagen` plays --positions positions with the weights before (seed.params
-   first: PeSTO's tables and hand-set terms, no engine's scores), from random plies; `pyrope tune
-   --method texel` fits that data, starting from and pulling towards those weights. F = 3 is the
-   fit and two regenerations with the new weights.
-2. `pyrope tune --method spsa` with spsa.spec (here, or --spec), started from the last fit.
-3. WORKDIR/candidate.params and WORKDIR/provenance.json: for each step the command, the revision
-   that ran it, its seed, its inputs with their hashes and generator, and its output's hash.
-Each step is a resumable command, so the same build command goes on wherever a session stopped.
+The recipe (build.recipe here, or --recipe) lists the steps, one a line, each starting from the
+weights the step before made (seed.params first: PeSTO's tables and hand-set terms, no engine's
+scores):
+    fit positions=P nodes=N    `pyrope datagen` plays P positions at N nodes a move with those
+                               weights, from random plies, into data-n; `pyrope tune --method texel`
+                               fits that data into fit-n.params, starting from and pulling towards them
+    spsa spec=FILE             `pyrope tune --method spsa` with FILE (beside the recipe) plus `start =`
+                               those weights, in spsa.run (spsa-2.run, ... for later ones)
+Then WORKDIR/candidate.params, the last step's weights, and WORKDIR/provenance.json: for each step
+the command, the revision that ran it, its seed, its inputs with their hashes and generator, and its
+output's hash. Each step is a resumable command and a step whose output exists is done, so the same
+build command goes on wherever a session stopped -- and a recipe grown by a step goes on from the
+steps already made.
 
 --gate plays the candidate against the weights shipped when the gate began (kept as
 WORKDIR/baseline.params), one build of Pyrope on both sides with the hand-crafted evaluation (`Use
@@ -41,8 +46,9 @@ from ..selfplay.match.stats import elo_interval
 from ..selfplay.rundir import revision, write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SEED, SPEC, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
-                                    ("seed.params", "spsa.spec", "default.params", "provenance.json"))
+SEED, RECIPE, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
+                                      ("seed.params", "build.recipe", "default.params", "provenance.json"))
+STEP_KEYS = {"fit": ("positions", "nodes"), "spsa": ("spec",)}
 # From the repository's root, as the tests and bench/ find it: an installed package has no ../shared.
 OPENINGS = os.path.join("..", "shared", "data", "openings", "balanced-8ply.epd")
 GATES = ({"tc": "2+0.02", "games": 2000, "elo": 20.0}, {"tc": "10+0.1", "games": 400, "score": 0.5})
@@ -76,40 +82,93 @@ def datagen_record(command: list[str], out: str) -> dict:
             "positions": sum(task["count"] for task in tasks), "output": os.path.basename(out)}
 
 
-def build(work: str, args: argparse.Namespace) -> None:
-    steps = [{"step": "seed", "file": "seed.params", "weights_sha256": weights_hash(read_weights(SEED)),
-              "origin": "PeSTO's material and piece-square tables, hand-set other terms (ext/evaluate.pxi at 804762a^)"}]
-    weights = SEED
-    for fit in range(1, args.fits + 1):
-        data, fitted = os.path.join(work, f"data-{fit}"), os.path.join(work, f"fit-{fit}.params")
-        command = pyrope("datagen", "--positions", str(args.positions), "--out", data, "--nodes", str(args.nodes),
-                         "--params", weights, "--seed", str(fit), *workers(args))
-        fit_done = os.path.exists(fitted + ".json")
-        # A fit already made has used its data: its shards may be gone since (a cleared /tmp) and
-        # are not played again; the datagen journal alone is the step's record.
-        if not (fit_done and os.path.exists(os.path.join(data, "journal.jsonl"))):
-            run_step(command)
-        steps.append(datagen_record(command, data))
-        if not fit_done:
-            run_step(pyrope("tune", "--method", "texel", data, "-o", fitted, "--start", weights))
-        steps.append({"step": "texel", **read_json(fitted + ".json")})
-        weights = fitted
-    spec = os.path.join(work, "spsa.spec")
-    with open(args.spec, encoding="utf-8") as handle:
-        spec_text = handle.read() + f"start = {os.path.basename(weights)}\n"
-    run_dir = os.path.join(work, "spsa.run")
+def refuse(sentence: str) -> None:
+    """A bad recipe: one sentence naming file, line and field, exit status 2 (as bad arguments)."""
+    print(sentence, file=sys.stderr)
+    raise SystemExit(2)
+
+
+def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
+    """The recipe's steps as (kind, settings); a bad line exits (2) with one sentence naming it."""
+    steps = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            where = f"{path}, line {number}"
+            if words[0] not in STEP_KEYS:
+                refuse(f"build: {where}: unknown step '{words[0]}' (fit or spsa)")
+            settings = dict(word.partition("=")[::2] for word in words[1:])
+            wanted = STEP_KEYS[words[0]]
+            for key, value in settings.items():
+                if key not in wanted or not value:
+                    refuse(f"build: {where}: '{key}={value}' is not a setting of {words[0]} "
+                                      f"({', '.join(k + '=' for k in wanted)})")
+            missing = [key for key in wanted if key not in settings]
+            if missing:
+                refuse(f"build: {where}: {words[0]} needs {', '.join(k + '=' for k in missing)}")
+            for key in ("positions", "nodes"):
+                if key in settings and not (settings[key].isdigit() and int(settings[key]) > 0):
+                    refuse(f"build: {where}: {key} must be a positive whole number, not '{settings[key]}'")
+            if words[0] == "spsa":
+                settings["spec"] = os.path.join(os.path.dirname(os.path.abspath(path)), settings["spec"])
+                if not os.path.exists(settings["spec"]):
+                    refuse(f"build: {where}: no specification {settings['spec']}")
+            steps.append((words[0], settings))
+    if not steps:
+        refuse(f"build: {path} has no steps")
+    return steps
+
+
+def fit_step(work: str, number: int, settings: dict, weights: str, args: argparse.Namespace) -> tuple[list[dict], str]:
+    """Datagen with `weights` and a Texel fit on its data: the two steps' records, the fit's file."""
+    data, fitted = os.path.join(work, f"data-{number}"), os.path.join(work, f"fit-{number}.params")
+    command = pyrope("datagen", "--positions", settings["positions"], "--out", data, "--nodes", settings["nodes"],
+                     "--params", weights, "--seed", str(number), *workers(args))
+    fit_done = os.path.exists(fitted + ".json")
+    # A fit already made has used its data: its shards may be gone since (a cleared /tmp) and
+    # are not played again; the datagen journal alone is the step's record.
+    if not (fit_done and os.path.exists(os.path.join(data, "journal.jsonl"))):
+        run_step(command)
+    records = [datagen_record(command, data)]
+    if not fit_done:
+        run_step(pyrope("tune", "--method", "texel", data, "-o", fitted, "--start", weights))
+    records.append({"step": "texel", **read_json(fitted + ".json")})
+    return records, fitted
+
+
+def spsa_step(work: str, number: int, settings: dict, weights: str, args: argparse.Namespace) -> tuple[list[dict], str]:
+    """SPSA from `weights`: its record and its parameter file."""
+    name = "spsa" if number == 1 else f"spsa-{number}"
+    spec, run_dir = os.path.join(work, name + ".spec"), os.path.join(work, name + ".run")
+    with open(settings["spec"], encoding="utf-8") as handle:
+        spec_text = handle.read() + f"start = {os.path.relpath(weights, work)}\n"
+    command = pyrope("tune", "--method", "spsa", spec, "--out", run_dir)     # the run's, however often resumed
     if not os.path.exists(os.path.join(run_dir, "spec.txt")):
         write_atomically(spec, spec_text.encode())
-        command = pyrope("tune", "--method", "spsa", spec, "--out", run_dir, *workers(args))
+        run_step(command + workers(args))
     else:
-        command = pyrope("tune", "--resume", run_dir, *workers(args))
-    run_step(command)
+        run_step(pyrope("tune", "--resume", run_dir, *workers(args)))
     state = read_json(os.path.join(run_dir, "state.json"))
-    candidate = read_weights(os.path.join(run_dir, "params.txt"))
-    steps.append({"step": "spsa", "command": " ".join(command[2:]), "pyrope": state["pyrope"], "spec": spec_text,
-                  "start_weights_sha256": weights_hash(read_weights(os.path.join(run_dir, "start.params"))),
-                  "pairs": state["run"]["spsa"]["done"], "gauntlets": state["run"]["gauntlets"],
-                  "output_weights_sha256": weights_hash(candidate)})
+    output = os.path.join(run_dir, "params.txt")
+    record = {"step": "spsa", "command": " ".join(command[2:]), "pyrope": state["pyrope"], "spec": spec_text,
+              "start_weights_sha256": weights_hash(read_weights(os.path.join(run_dir, "start.params"))),
+              "pairs": state["run"]["spsa"]["done"], "gauntlets": state["run"]["gauntlets"],
+              "output_weights_sha256": weights_hash(read_weights(output))}
+    return [record], output
+
+
+def build(work: str, args: argparse.Namespace) -> None:
+    recipe = read_recipe(args.recipe)
+    steps = [{"step": "seed", "file": "seed.params", "weights_sha256": weights_hash(read_weights(SEED)),
+              "origin": "PeSTO's material and piece-square tables, hand-set other terms (ext/evaluate.pxi at 804762a^)"}]
+    weights, made = SEED, {"fit": 0, "spsa": 0}
+    for kind, settings in recipe:
+        made[kind] += 1
+        records, weights = (fit_step if kind == "fit" else spsa_step)(work, made[kind], settings, weights, args)
+        steps += records
+    candidate = read_weights(weights)
     text = weights_text(candidate, "Pyrope evaluation parameters: name = value (centipawns; scales out of 64).\n"
                         "Made from seed.params on Pyrope's own games alone; provenance.json says how.")
     write_atomically(os.path.join(work, "candidate.params"), text.encode())
@@ -188,11 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m pyrope.weights.build", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("work", metavar="WORKDIR", help="where the steps' data, fits and runs go")
-    parser.add_argument("--positions", type=console.positive_int, default=500_000, help="datagen positions per fit (default 500000)")
-    parser.add_argument("--nodes", type=console.positive_int, default=5000, help="datagen's nodes a move (default 5000)")
-    parser.add_argument("--fits", type=console.positive_int, default=3, help="Texel fits, each on data of the weights before (default 3)")
+    parser.add_argument("--recipe", default=RECIPE, help="the steps (default: build.recipe here)")
     parser.add_argument("--workers", type=console.positive_int, help="worker processes (default: every core)")
-    parser.add_argument("--spec", default=SPEC, help="the SPSA step's specification (default: spsa.spec here)")
     parser.add_argument("--gate", action="store_true", help="play the ship gate's matches")
     parser.add_argument("--openings", default=OPENINGS, help=f"the gate's openings (default: {OPENINGS})")
     parser.add_argument("--concurrency", type=console.positive_int, default=2, help="the gate's games at a time (default 2)")
