@@ -41,6 +41,7 @@ from pyrope.selfplay.game import HASH_MB, choose_opening, play_out
 # weight of the group, at least 2) and r_end 0.002, fishtest's usual.
 COMPARED = {"material": 10, "mobility": 2, "pawn_structure": 2, "passed_pawns": 3, "king_safety": 2,
             "pieces": 3, "threats": 3, "tempo": 3}
+GAUNTLET_INTERVAL = 2000    # games between the gauntlets against the start table
 
 
 def speed(games: int, nodes: int, ray: bool) -> None:
@@ -100,10 +101,10 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
     genes = "".join(f"gene {name} = {patterns[name]}\n" for name in COMPARED)
     (folder / "evolve.cfg").write_text(
         f"games = {games}\nminimum nodes = 5000\nmaximum nodes = 5000\noscillating = no\n"
-        f"gauntlet interval = 2000\ngauntlet bouts = 50\n{genes}")
+        f"gauntlet interval = {GAUNTLET_INTERVAL}\ngauntlet bouts = 50\n{genes}")
     params = "".join(f"param {patterns[name]} = {c_end} 0.002\n" for name, c_end in COMPARED.items())
     (folder / "spsa.spsa").write_text(
-        f"iterations = {games // 2}\nnodes = 5000\ngauntlet interval = 2000\ngauntlet bouts = 50\n{params}")
+        f"iterations = {games // 2}\nnodes = 5000\ngauntlet interval = {GAUNTLET_INTERVAL}\ngauntlet bouts = 50\n{params}")
     runs = {"evolution": ["evolve", str(folder / "evolve.cfg"), "--out", str(folder / "evolve.run")],
             "SPSA": ["tune", "--method", "spsa", str(folder / "spsa.spsa"), "--out", str(folder / "spsa.run")]}
     for name, words in runs.items():
@@ -122,11 +123,16 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
         curves[name] = json.loads(state.read_text())["run"]["gauntlets"] if state.exists() else []
     print("| games | evolution (champion vs start) | SPSA (theta vs start) |")
     print("|---|---|---|")
-    marks = sorted({g["games"] for curve in curves.values() for g in curve})
+    # Evolution plays its gauntlet at the first round's end past each 2,000 games (2,016, 4,032...),
+    # SPSA at each 2,000: one row per interval.
+    def interval(gauntlet: dict) -> int:
+        return gauntlet["games"] // GAUNTLET_INTERVAL * GAUNTLET_INTERVAL
+
+    marks = sorted({interval(g) for curve in curves.values() for g in curve})
     for mark in marks:
         cells = []
         for name in ("evolution", "SPSA"):
-            found = [g for g in curves[name] if g["games"] == mark]
+            found = [g for g in curves[name] if interval(g) == mark]
             cells.append(f"{found[0]['wins']}-{found[0]['losses']}-{found[0]['draws']}, {found[0]['elo']:+.0f} "
                          f"+/- {found[0]['margin']:.0f}" if found else "")
         print(f"| {mark} | {cells[0]} | {cells[1]} |")
