@@ -121,6 +121,12 @@ def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
     assert result.returncode == 2 and says in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+def test_a_missing_recipe_is_one_sentence_and_exit_2(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "pyrope.weights.build", str(tmp_path / "work"), "--recipe",
+                             str(tmp_path / "none.recipe")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stderr.strip() == f"build: no recipe {tmp_path / 'none.recipe'}"
+
+
 def test_the_shipped_recipe_reads():
     steps = build.read_recipe(str(HERE / "build.recipe"))
     assert steps[0][0] == "fit" and ("spsa", {"spec": str(HERE / "spsa.spec")}) in steps

@@ -37,6 +37,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from typing import NoReturn
 
 from .. import console
 from .._core import read_eval_params
@@ -82,7 +83,7 @@ def datagen_record(command: list[str], out: str) -> dict:
             "positions": sum(task["count"] for task in tasks), "output": os.path.basename(out)}
 
 
-def refuse(sentence: str) -> None:
+def refuse(sentence: str) -> NoReturn:
     """A bad recipe: one sentence naming file, line and field, exit status 2 (as bad arguments)."""
     print(sentence, file=sys.stderr)
     raise SystemExit(2)
@@ -90,6 +91,8 @@ def refuse(sentence: str) -> None:
 
 def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
     """The recipe's steps as (kind, settings); a bad line exits (2) with one sentence naming it."""
+    if not os.path.isfile(path):
+        refuse(f"build: no recipe {path}")
     steps = []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
@@ -104,7 +107,7 @@ def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
             for key, value in settings.items():
                 if key not in wanted or not value:
                     refuse(f"build: {where}: '{key}={value}' is not a setting of {words[0]} "
-                                      f"({', '.join(k + '=' for k in wanted)})")
+                           f"({', '.join(k + '=' for k in wanted)})")
             missing = [key for key in wanted if key not in settings]
             if missing:
                 refuse(f"build: {where}: {words[0]} needs {', '.join(k + '=' for k in missing)}")
