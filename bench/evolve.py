@@ -19,12 +19,15 @@ scale factors -- at the same 5,000 nodes a move (evolution's budget held at its 
 DIR/evolve.run and DIR/spsa.run. Each run resumes where it stopped: --minutes M gives each at most
 M minutes this time (then SIGTERM, which pyrope's commands take as Ctrl-C: every finished game
 stays), so the comparison fits sessions.
-It then draws DIR/compare.png (both runs' Elo against the start over games) and prints the table.
+It then draws DIR/compare.png (both runs' Elo against the start over games) and prints the table: each
+gauntlet, then per method all gauntlets pooled, the second half's pooled, and the Elo gained per 1,000
+games (the variance-weighted least-squares line through the start).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import subprocess
 import sys
@@ -36,6 +39,7 @@ from pyrope._core import Board, Search, default_eval_params, set_eval_params
 from pyrope.selfplay.bouts import plot_gauntlets
 from pyrope.selfplay.evolve.config import DEFAULT_GENES
 from pyrope.selfplay.game import HASH_MB, choose_opening, play_out
+from pyrope.selfplay.match.stats import elo_interval
 
 # The genes both methods tune, with SPSA's c_end for their parameters (about a tenth of a typical
 # weight of the group, at least 2) and r_end 0.002, fishtest's usual.
@@ -95,6 +99,23 @@ def swap(bouts: int, nodes: int) -> None:
           f"{(with_swap - without) / moves * 1000:.2f} ms a move)")
 
 
+def pooled(gauntlets: list[dict]) -> str:
+    """The gauntlets' games as one match: W-L-D, Elo and its 95% margin."""
+    wins, losses, draws = (sum(g[key] for g in gauntlets) for key in ("wins", "losses", "draws"))
+    elo, margin = elo_interval(wins, losses, draws)
+    return f"{wins}-{losses}-{draws}, {elo:+.1f} +/- {margin:.1f}"
+
+
+def gain_rate(gauntlets: list[dict]) -> tuple[float, float]:
+    """Elo gained per 1,000 games and its 95% margin: the least-squares line through the start (0 Elo
+    at 0 games) of the gauntlets' Elo, each weighted by its variance (its 95% margin / 1.96, squared).
+    One number for a whole run, so the two methods compare on a curve as noisy as +/- 60 a point."""
+    weights = [(g["games"] / 1000, g["elo"], (1.96 / g["margin"]) ** 2) for g in gauntlets
+               if math.isfinite(g["margin"])]
+    information = sum(w * x * x for x, _, w in weights)
+    return sum(w * x * y for x, y, w in weights) / information, 1.96 / math.sqrt(information)
+
+
 def compare(folder: Path, games: int, minutes: float | None, workers: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     patterns = dict(DEFAULT_GENES)
@@ -136,6 +157,14 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
             cells.append(f"{found[0]['wins']}-{found[0]['losses']}-{found[0]['draws']}, {found[0]['elo']:+.0f} "
                          f"+/- {found[0]['margin']:.0f}" if found else "")
         print(f"| {mark} | {cells[0]} | {cells[1]} |")
+    print()
+    print("| method | gauntlets pooled | second half pooled | Elo per 1,000 games (slope through the start) |")
+    print("|---|---|---|---|")
+    for name, curve in curves.items():
+        if curve:
+            half = [g for g in curve if g["games"] > games // 2]
+            slope, margin = gain_rate(curve)
+            print(f"| {name} | {pooled(curve)} | {pooled(half) if half else ''} | {slope:+.2f} +/- {margin:.2f} |")
     try:
         import matplotlib
     except ImportError:

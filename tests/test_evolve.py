@@ -405,3 +405,21 @@ def test_an_unreachable_ray_cluster_is_one_sentence_not_a_hang(tmp_path):
     result = evolve(str(tmp_path / "small.cfg"), "--ray", f"127.0.0.1:{port}", timeout=60)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"no Ray cluster answers at 127.0.0.1:{port}" in result.stderr or "--ray needs Ray" in result.stderr
+
+
+def test_the_comparison_rates_a_run_by_its_variance_weighted_line_through_the_start():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("evolve_bench", Path(__file__).parent.parent / "bench" / "evolve.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    # Two gauntlets on the line of 5 Elo per 1,000 games; a noisier one off it counts for less.
+    line = [{"games": 2000, "elo": 10.0, "margin": 20.0}, {"games": 4000, "elo": 20.0, "margin": 20.0}]
+    slope, margin = bench.gain_rate(line)
+    # Each weighs (1.96 / 20)^2 at 2 and 4 thousand games: the margin is 1.96 / sqrt(sum w x^2) = sqrt(20).
+    assert slope == pytest.approx(5.0) and margin == pytest.approx(20 ** 0.5)
+    slope_noisy, _ = bench.gain_rate(line + [{"games": 6000, "elo": 90.0, "margin": 200.0}])
+    slope_sure, _ = bench.gain_rate(line + [{"games": 6000, "elo": 90.0, "margin": 20.0}])
+    assert 5.0 < slope_noisy < slope_sure
+    # Pooled: the gauntlets' games as one match.
+    assert bench.pooled([{"wins": 3, "losses": 1, "draws": 0}, {"wins": 0, "losses": 2, "draws": 2}]) \
+        == "3-3-2, +0.0 +/- " + f"{bench.elo_interval(3, 3, 2)[1]:.1f}"
