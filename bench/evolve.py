@@ -99,6 +99,12 @@ def swap(bouts: int, nodes: int) -> None:
           f"{(with_swap - without) / moves * 1000:.2f} ms a move)")
 
 
+def interval(gauntlet: dict) -> int:
+    """The 2,000-game mark a gauntlet belongs to: evolution plays its gauntlet at the first round's end
+    past each mark (2,016, 4,032...), SPSA at each mark."""
+    return gauntlet["games"] // GAUNTLET_INTERVAL * GAUNTLET_INTERVAL
+
+
 def pooled(gauntlets: list[dict]) -> str:
     """The gauntlets' games as one match: W-L-D, Elo and its 95% margin."""
     wins, losses, draws = (sum(g[key] for g in gauntlets) for key in ("wins", "losses", "draws"))
@@ -144,11 +150,6 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
         curves[name] = json.loads(state.read_text())["run"]["gauntlets"] if state.exists() else []
     print("| games | evolution (champion vs start) | SPSA (theta vs start) |")
     print("|---|---|---|")
-    # Evolution plays its gauntlet at the first round's end past each 2,000 games (2,016, 4,032...),
-    # SPSA at each 2,000: one row per interval.
-    def interval(gauntlet: dict) -> int:
-        return gauntlet["games"] // GAUNTLET_INTERVAL * GAUNTLET_INTERVAL
-
     marks = sorted({interval(g) for curve in curves.values() for g in curve})
     for mark in marks:
         cells = []
@@ -162,7 +163,7 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
     print("|---|---|---|---|")
     for name, curve in curves.items():
         if curve:
-            half = [g for g in curve if g["games"] > games // 2]
+            half = [g for g in curve if interval(g) > games // 2]
             slope, margin = gain_rate(curve)
             print(f"| {name} | {pooled(curve)} | {pooled(half) if half else ''} | {slope:+.2f} +/- {margin:.2f} |")
     try:
