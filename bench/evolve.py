@@ -114,8 +114,9 @@ def pooled(gauntlets: list[dict]) -> str:
 
 def gain_rate(gauntlets: list[dict]) -> tuple[float, float]:
     """Elo gained per 1,000 games and its 95% margin: the least-squares line through the start (0 Elo
-    at 0 games) of the gauntlets' Elo, each weighted by its variance (its 95% margin / 1.96, squared).
-    One number for a whole run, so the two methods compare on a curve as noisy as +/- 60 a point."""
+    at 0 games) of the gauntlets' Elo, each weighted by the inverse of its variance (its 95% margin is
+    1.96 standard deviations). One number for a whole run, so the two methods compare on curves as
+    noisy as +/- 60 a point."""
     weights = [(g["games"] / 1000, g["elo"], (1.96 / g["margin"]) ** 2) for g in gauntlets
                if math.isfinite(g["margin"])]
     information = sum(w * x * x for x, _, w in weights)
@@ -159,7 +160,7 @@ def compare(folder: Path, games: int, minutes: float | None, workers: int) -> No
                          f"+/- {found[0]['margin']:.0f}" if found else "")
         print(f"| {mark} | {cells[0]} | {cells[1]} |")
     print()
-    print("| method | gauntlets pooled | second half pooled | Elo per 1,000 games (slope through the start) |")
+    print("| method | gauntlets pooled | gauntlets past half-way pooled | Elo per 1,000 games (slope through the start) |")
     print("|---|---|---|---|")
     for name, curve in curves.items():
         if curve:
