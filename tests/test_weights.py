@@ -201,3 +201,31 @@ def test_the_gate_matches_the_hand_crafted_evaluations_not_the_shipped_net(tmp_p
     assert (work / "baseline.params").read_text() == (HERE / "default.params").read_text()
     gate = json.loads((work / "provenance.json").read_text())["gate"]
     assert [match["games"] for match in gate["matches"]] == [1, 1] and not gate["passed"]
+
+
+def test_a_rebuilt_candidate_starts_its_own_gate_journals(tmp_path, monkeypatch):
+    """The gate resumes a candidate's own games, never another candidate's left in the work directory."""
+    work, openings = tmp_path / "work", tmp_path / "openings.epd"
+    work.mkdir()
+    openings.write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+    (work / "provenance.json").write_text(json.dumps({"steps": []}))
+    journals = []
+
+    def play(command: list[str]) -> None:        # one more game on whatever journal the gate resumes
+        record = Path(command[command.index("--resume") + 1])
+        journals.append(record)
+        lines = record.read_text().splitlines() if record.exists() else [json.dumps({"header": True})]
+        record.write_text("\n".join(lines + [json.dumps({"result": "1-0", "white": 0, "black": 1,
+                                                          "fault": None})]) + "\n")
+
+    monkeypatch.setattr(build, "run_step", play)
+    for weights in ("seed.params", "seed.params", "default.params"):
+        (work / "candidate.params").write_text((HERE / weights).read_text())
+        build.gate(str(work), str(openings), 2)
+    rebuilt = journals[4:]
+    assert journals[:2] == journals[2:4]                                  # the same candidate resumes its journals
+    tag = weights_hash(read_weights(str(HERE / "default.params")))[:12]
+    assert all(tag in record.name for record in rebuilt) and not set(rebuilt) & set(journals[:2])
+    assert [len(record.read_text().splitlines()) - 1 for record in journals[:2]] == [2, 2]
+    gate = json.loads((work / "provenance.json").read_text())["gate"]
+    assert [match["games"] for match in gate["matches"]] == [1, 1]       # the rebuilt candidate's games alone

@@ -21,8 +21,9 @@ steps already made.
 --gate plays the candidate against the weights shipped when the gate began (kept as
 WORKDIR/baseline.params), one build of Pyrope on both sides with the hand-crafted evaluation (`Use
 NNUE` false: the shipped net would otherwise evaluate for both), balanced openings, colours swapped,
-one thread, resumable journals: 2,000 games at 2s+0.02s and 400 at 10s+0.1s. It passes with at
-least +20 Elo and the 95% interval above 0 in the first, and at least 50% in the second.
+one thread, resumable journals named by the candidate's hash (a rebuilt candidate starts its own):
+2,000 games at 2s+0.02s and 400 at 10s+0.1s. It passes with at least +20 Elo and the 95% interval
+above 0 in the first, and at least 50% in the second.
 --ship, once the gate has passed, copies candidate.params and provenance.json (gate included) here
 as default.params and provenance.json.
 """
@@ -195,9 +196,12 @@ def gate(work: str, openings: str, concurrency: int) -> None:
     if not os.path.exists(baseline):
         shutil.copyfile(DEFAULTS, baseline)
     provenance = read_json(os.path.join(work, "provenance.json"))
+    # Each candidate has its own journals: a rebuilt candidate starts its games afresh instead of
+    # resuming, and adding to, the games another candidate played.
+    tag = weights_hash(read_weights(candidate))[:12]
     results = []
     for settings in GATES:
-        record = os.path.join(work, f"gate-{settings['tc']}.jsonl")
+        record = os.path.join(work, f"gate-{settings['tc']}-{tag}.jsonl")
         run_step(pyrope("match", "--tc", settings["tc"], "--games", str(settings["games"]), "--concurrency",
                         str(concurrency), "--openings", openings, "--order", "random", "--resign", "--draw",
                         "--resume", record, "--each", "option.Hash=16", "option.Threads=1", "option.OwnBook=false",
