@@ -14,6 +14,7 @@ import pytest
 from pyrope import weights
 from pyrope._core import default_eval_params, eval_param_names, read_eval_params
 from pyrope.selfplay.game import read_weights, weights_hash
+from pyrope.selfplay.tune.spsa import parse_spec
 from pyrope.weights import build
 
 HERE = Path(weights.__file__).parent
@@ -112,6 +113,9 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     ("fit positions=10 nodes=10 seed=3", "line 2: 'seed=3' is not a setting of fit"),
     ("fit positions=ten nodes=10", "line 2: positions must be a positive whole number"),
     ("spsa spec=missing.spec", "line 2: no specification"),
+    ("spsa spec=missing.spec depth=3", "line 2: 'depth=3' is not a setting of spsa"),
+    ("spsa spec=missing.spec iterations=0", "line 2: iterations must be a positive whole number"),
+    ("spsa spec=missing.spec seed=-1", "line 2: seed must be a whole number"),
 ])
 def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
     recipe = tmp_path / "bad.recipe"
@@ -119,6 +123,34 @@ def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
     result = subprocess.run([sys.executable, "-m", "pyrope.weights.build", str(tmp_path / "work"), "--recipe",
                              str(recipe)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and says in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_spsa_line_replaces_its_specifications_settings(tmp_path):
+    (tmp_path / "tiny.spec").write_text(TINY_SPEC)
+    settings = {"spec": str(tmp_path / "tiny.spec"), "nodes": "900", "iterations": "7", "seed": "5"}
+    text = build.spsa_spec(settings, "fit-2.params")
+    spec = parse_spec(text, "spec.txt", default_eval_params())
+    assert (spec.nodes, spec.iterations, spec.seed, spec.batch) == (900, 7, 5, 2)
+    assert text.endswith("start = fit-2.params\n") and "# the recipe's (tiny.spec: 200)" in text
+    assert build.spsa_spec({"spec": str(tmp_path / "tiny.spec")}, "fit-2.params") == TINY_SPEC + "start = fit-2.params\n"
+
+
+def test_an_spsa_step_plays_the_recipes_settings_and_refuses_a_changed_one(tmp_path):
+    work = tmp_path / "work"
+    (tmp_path / "tiny.spec").write_text(TINY_SPEC)
+    recipe = tmp_path / "tiny.recipe"
+    recipe.write_text("spsa spec=tiny.spec iterations=2 nodes=150\n")
+    command = [sys.executable, "-m", "pyrope.weights.build", str(work), "--recipe", str(recipe), "--workers", "1"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    state = json.loads((work / "spsa.run" / "state.json").read_text())
+    assert state["run"]["spsa"]["done"] == 2
+    assert parse_spec((work / "spsa.run" / "spec.txt").read_text(), "spec.txt", default_eval_params()).nodes == 150
+    recipe.write_text("spsa spec=tiny.spec iterations=3 nodes=150\n")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and "spsa.run/spec.txt differs from the specification" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert json.loads((work / "spsa.run" / "state.json").read_text()) == state
 
 
 def test_a_missing_recipe_is_one_sentence_and_exit_2(tmp_path):

@@ -10,8 +10,9 @@ scores):
     fit positions=P nodes=N    `pyrope datagen` plays P positions at N nodes a move with those
                                weights, from random plies, into data-n; `pyrope tune --method texel`
                                fits that data into fit-n.params, starting from and pulling towards them
-    spsa spec=FILE             `pyrope tune --method spsa` with FILE (beside the recipe) plus `start =`
-                               those weights, in spsa.run (spsa-2.run, ... for later ones)
+    spsa spec=FILE [KEY=N ...] `pyrope tune --method spsa` with FILE (beside the recipe) plus `start =`
+                               those weights, in spsa.run (spsa-2.run, ... for later ones); iterations=,
+                               nodes=, batch= or seed= replace the file's line for that key
 Then WORKDIR/candidate.params, the last step's weights, and WORKDIR/provenance.json: for each step
 the command, the revision that ran it, its seed, its inputs with their hashes and generator, and its
 output's hash. Each step is a resumable command and a step whose output exists is done, so the same
@@ -51,6 +52,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEED, RECIPE, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
                                       ("seed.params", "build.recipe", "default.params", "provenance.json"))
 STEP_KEYS = {"fit": ("positions", "nodes"), "spsa": ("spec",)}
+# Settings an spsa line may give in place of its specification's own, so that one file serves steps
+# played at different depths or lengths.
+SPEC_OVERRIDES = ("iterations", "nodes", "batch", "seed")
 # From the repository's root, as the tests and bench/ find it: an installed package has no ../shared.
 OPENINGS = os.path.join("..", "shared", "data", "openings", "balanced-8ply.epd")
 GATES = ({"tc": "2+0.02", "games": 2000, "elo": 20.0}, {"tc": "10+0.1", "games": 400, "score": 0.5})
@@ -105,16 +109,19 @@ def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
                 refuse(f"build: {where}: unknown step '{words[0]}' (fit or spsa)")
             settings = dict(word.partition("=")[::2] for word in words[1:])
             wanted = STEP_KEYS[words[0]]
+            allowed = wanted + (SPEC_OVERRIDES if words[0] == "spsa" else ())
             for key, value in settings.items():
-                if key not in wanted or not value:
+                if key not in allowed or not value:
                     refuse(f"build: {where}: '{key}={value}' is not a setting of {words[0]} "
-                           f"({', '.join(k + '=' for k in wanted)})")
+                           f"({', '.join(k + '=' for k in allowed)})")
             missing = [key for key in wanted if key not in settings]
             if missing:
                 refuse(f"build: {where}: {words[0]} needs {', '.join(k + '=' for k in missing)}")
-            for key in ("positions", "nodes"):
+            for key in ("positions", "nodes", "iterations", "batch"):
                 if key in settings and not (settings[key].isdigit() and int(settings[key]) > 0):
                     refuse(f"build: {where}: {key} must be a positive whole number, not '{settings[key]}'")
+            if "seed" in settings and not settings["seed"].isdigit():
+                refuse(f"build: {where}: seed must be a whole number, not '{settings['seed']}'")
             if words[0] == "spsa":
                 settings["spec"] = os.path.join(os.path.dirname(os.path.abspath(path)), settings["spec"])
                 if not os.path.exists(settings["spec"]):
@@ -142,17 +149,35 @@ def fit_step(work: str, number: int, settings: dict, weights: str, args: argpars
     return records, fitted
 
 
+def spsa_spec(settings: dict, start: str) -> str:
+    """The step's specification: its file with the recipe's settings in place of the file's lines for
+    those keys (or added), then `start = ` the weights it starts from."""
+    overrides = {key: value for key, value in settings.items() if key != "spec"}
+    lines = []
+    with open(settings["spec"], encoding="utf-8") as handle:
+        for line in handle:
+            key, equals, value = (" ".join(part.split()) for part in line.split("#")[0].partition("="))
+            if equals and key in overrides:
+                line = f"{key} = {overrides.pop(key)}    # the recipe's ({os.path.basename(settings['spec'])}: {value})\n"
+            lines.append(line)
+    lines += [f"{key} = {value}    # the recipe's\n" for key, value in overrides.items()]
+    return "".join(lines) + f"start = {start}\n"
+
+
 def spsa_step(work: str, number: int, settings: dict, weights: str, args: argparse.Namespace) -> tuple[list[dict], str]:
     """SPSA from `weights`: its record and its parameter file."""
     name = "spsa" if number == 1 else f"spsa-{number}"
     spec, run_dir = os.path.join(work, name + ".spec"), os.path.join(work, name + ".run")
-    with open(settings["spec"], encoding="utf-8") as handle:
-        spec_text = handle.read() + f"start = {os.path.relpath(weights, work)}\n"
+    spec_text = spsa_spec(settings, os.path.relpath(weights, work))
     command = pyrope("tune", "--method", "spsa", spec, "--out", run_dir)     # the run's, however often resumed
     if not os.path.exists(os.path.join(run_dir, "spec.txt")):
         write_atomically(spec, spec_text.encode())
         run_step(command + workers(args))
     else:
+        with open(os.path.join(run_dir, "spec.txt"), encoding="utf-8") as handle:
+            if handle.read() != spec_text:      # the recipe's line or its file changed since it began
+                refuse(f"build: {os.path.join(run_dir, 'spec.txt')} differs from the specification the recipe "
+                       "now gives this step: restore the recipe, or move the run aside to start it again")
         run_step(pyrope("tune", "--resume", run_dir, *workers(args)))
     state = read_json(os.path.join(run_dir, "state.json"))
     output = os.path.join(run_dir, "params.txt")
