@@ -43,6 +43,7 @@ from typing import NoReturn
 
 from .. import console
 from .._core import read_eval_params
+from ..selfplay.configfile import ConfigError, config_lines
 from ..selfplay.game import read_weights, weights_hash, weights_text
 from ..selfplay.match.runner import Tally
 from ..selfplay.match.stats import elo_interval
@@ -153,13 +154,16 @@ def spsa_spec(settings: dict, start: str) -> str:
     """The step's specification: its file with the recipe's settings in place of the file's lines for
     those keys (or added), then `start = ` the weights it starts from."""
     overrides = {key: value for key, value in settings.items() if key != "spec"}
-    lines = []
     with open(settings["spec"], encoding="utf-8") as handle:
-        for line in handle:
-            key, equals, value = (" ".join(part.split()) for part in line.split("#")[0].partition("="))
-            if equals and key in overrides:
-                line = f"{key} = {overrides.pop(key)}    # the recipe's ({os.path.basename(settings['spec'])}: {value})\n"
-            lines.append(line)
+        text = handle.read()
+    lines = text.splitlines(keepends=True)
+    try:
+        found = config_lines(text, settings["spec"])   # the keys as `pyrope tune` will read them
+    except ConfigError as error:
+        refuse(f"build: {error}")
+    for number, key, value in found:
+        if key in overrides:
+            lines[number - 1] = f"{key} = {overrides.pop(key)}    # the recipe's ({os.path.basename(settings['spec'])}: {value})\n"
     lines += [f"{key} = {value}    # the recipe's\n" for key, value in overrides.items()]
     return "".join(lines) + f"start = {start}\n"
 
