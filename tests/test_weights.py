@@ -153,6 +153,24 @@ def test_an_spsa_step_plays_the_recipes_settings_and_refuses_a_changed_one(tmp_p
     assert json.loads((work / "spsa.run" / "state.json").read_text()) == state
 
 
+def test_a_fit_made_from_other_weights_is_refused_not_reused(tmp_path, monkeypatch, capsys):
+    """A fit left by a step since taken out of the recipe has this step's number but another start."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "one.recipe").write_text("fit positions=100 nodes=100\n")
+    (work / "fit-1.params").write_text((HERE / "default.params").read_text())
+    (work / "fit-1.params.json").write_text(json.dumps(
+        {"start": {"weights_sha256": weights_hash(read_weights(str(HERE / "default.params")))}}))
+    played = []
+    monkeypatch.setattr(build, "run_step", played.append)
+    with pytest.raises(SystemExit) as stop:
+        build.main([str(work), "--recipe", str(tmp_path / "one.recipe")])
+    assert stop.value.code == 2 and not played
+    says = capsys.readouterr().err.strip()
+    assert len(says.splitlines()) == 1 and "fit-1.params was fitted from other weights than" in says
+    assert not (work / "candidate.params").exists()
+
+
 def test_a_missing_recipe_is_one_sentence_and_exit_2(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pyrope.weights.build", str(tmp_path / "work"), "--recipe",
                              str(tmp_path / "none.recipe")], capture_output=True, text=True, timeout=60)

@@ -139,6 +139,11 @@ def fit_step(work: str, number: int, settings: dict, weights: str, args: argpars
     command = pyrope("datagen", "--positions", settings["positions"], "--out", data, "--nodes", settings["nodes"],
                      "--params", weights, "--seed", str(number), *workers(args))
     fit_done = os.path.exists(fitted + ".json")
+    # Steps are known by number, so a fit left by another recipe (a step since taken out) would
+    # otherwise pass for this one.
+    if fit_done and read_json(fitted + ".json")["start"]["weights_sha256"] != weights_hash(read_weights(weights)):
+        refuse(f"build: {fitted} was fitted from other weights than {weights}: move it and {data} "
+               "aside to make this step")
     # A fit already made has used its data: its shards may be gone since (a cleared /tmp) and
     # are not played again; the datagen journal alone is the step's record.
     if not (fit_done and os.path.exists(os.path.join(data, "journal.jsonl"))):
