@@ -201,7 +201,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     texel.add_argument("--rounds", type=console.positive_int, default=2, help="linearise-and-fit rounds (default 2)")
     texel.add_argument("--result-weight", type=console.fraction, default=0.5,
                        help="the game result's share of a label; the rest is Pyrope's search score (default 0.5)")
-    texel.add_argument("--regularisation", type=float, nargs="+", default=[1e-7, 5e-8, 2e-8, 1e-8],
+    texel.add_argument("--regularisation", type=float, nargs="+", default=[1e-6, 3e-7, 1e-7, 5e-8, 2e-8, 1e-8],
                        help="pulls towards the start weights to try; the validation games choose one")
     texel.add_argument("--start", metavar="FILE", help="the weights to start from and pull towards: a parameter "
                        "file or a genome, as EvalFile takes (default: the shipped weights)")
