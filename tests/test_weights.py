@@ -18,6 +18,7 @@ from pyrope.selfplay.tune.spsa import parse_spec
 from pyrope.weights import build
 
 HERE = Path(weights.__file__).parent
+REPOSITORY = Path(__file__).resolve().parent.parent
 TINY_SPEC = """\
 iterations = 4
 nodes = 200
@@ -46,8 +47,24 @@ def test_the_provenance_names_the_shipped_file():
             assert source["generator"].startswith("pyrope datagen")
 
 
-def check_chain(provenance: dict, work: Path) -> None:
-    """Each step starts from what the step before it made, and every input is Pyrope's own."""
+def test_the_shipped_weights_come_from_the_seed_and_passed_their_gate():
+    """The shipped provenance chains seed, own data, fits and SPSA to default.params, and its gate is
+    what the committed gate journals (bench/results/weights/run-N/) score: both bars held."""
+    provenance = json.loads((HERE / "provenance.json").read_text())
+    check_chain(provenance, HERE / "default.params")
+    tag = provenance["weights_sha256"][:12]
+    results = REPOSITORY / "bench" / "results" / "weights"
+    scored = []
+    for settings in build.GATES:
+        [record] = results.glob(f"*/gate-{settings['tc']}-{tag}.jsonl")
+        scored.append(build.gate_result(settings, build.journal(str(record))[1:]))
+    assert provenance["gate"]["matches"] == scored and all(match["passed"] for match in scored)
+    assert provenance["gate"]["passed"]
+
+
+def check_chain(provenance: dict, made_file: Path) -> None:
+    """Each step starts from what the step before it made, every input is Pyrope's own, and the last
+    step made `made_file`."""
     seed, *steps = provenance["steps"]
     assert seed["weights_sha256"] == weights_hash(read_weights(str(HERE / "seed.params")))
     made = seed["weights_sha256"]
@@ -63,7 +80,7 @@ def check_chain(provenance: dict, work: Path) -> None:
         assert texel["inputs"] and all(source["generator"].startswith("pyrope datagen")
                                        and source["weights_sha256"] == made for source in texel["inputs"])
         made = texel["output_weights_sha256"]
-    assert provenance["weights_sha256"] == made == weights_hash(read_weights(str(work / "candidate.params")))
+    assert provenance["weights_sha256"] == made == weights_hash(read_weights(str(made_file)))
 
 
 def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
@@ -78,7 +95,7 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     assert result.returncode == 0, result.stderr
     provenance = json.loads((work / "provenance.json").read_text())
     assert [step["step"] for step in provenance["steps"]] == ["seed", "datagen", "texel", "datagen", "texel", "spsa"]
-    check_chain(provenance, work)
+    check_chain(provenance, work / "candidate.params")
     fits = [read_weights(str(work / f"fit-{n}.params")) for n in (1, 2)]
     assert fits[0] != read_weights(str(HERE / "seed.params")) and fits[1] != fits[0]     # each fit moved
     games = (work / "data-1" / "journal.jsonl").read_text()
@@ -102,7 +119,7 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     assert result.returncode == 0, result.stderr
     grown = json.loads((work / "provenance.json").read_text())
     assert grown["steps"][:6] == provenance["steps"] and [step["step"] for step in grown["steps"][6:]] == ["datagen", "texel"]
-    check_chain(grown, work)
+    check_chain(grown, work / "candidate.params")
     assert (work / "data-1" / "journal.jsonl").read_text() == games
     assert shards() and all(path.is_relative_to(work / "data-3") for path in shards())    # only the new fit played
 
