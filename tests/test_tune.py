@@ -106,7 +106,7 @@ def test_a_pairs_result_is_the_plus_sides_wins_less_its_losses():
 @pytest.mark.parametrize("line, fault", [
     ("itterations = 5", "s.spsa:2: itterations: unknown key"),
     ("param pst_emperor_* = 5 0.002", "s.spsa:2: param pst_emperor_*: the pattern 'pst_emperor_*' matches no parameter"),
-    ("param tempo_mg = 5 0.002 50..60", "s.spsa:2: param tempo_mg: 50..60 excludes tempo_mg's start value 41"),
+    ("param tempo_mg = 5 0.002 500..600", f"s.spsa:2: param tempo_mg: 500..600 excludes tempo_mg's start value {START['tempo_mg']}"),
     ("param tempo_mg = 0 0.002", "s.spsa:2: param tempo_mg: C_END and R_END must be above 0"),
     ("param tempo_mg = 5", "s.spsa:2: param tempo_mg: expected C_END R_END [LOW..HIGH]"),
     ("param tempo_mg = 5 0.002\nparam tempo_* = 5 0.002", "s.spsa:3: param tempo_*: the parameter 'tempo_mg' is "
