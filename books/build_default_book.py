@@ -4,17 +4,19 @@ own searches:
     python3 books/build_default_book.py [--depth 14] [--margin 35] [--limit 150] [--min-plies 16]
 
 1. The named lines of openings.txt are read; python-chess checks every SAN move.
-2. From the start position, level by level, every position of the tree is searched at --depth
-   (one thread, a cleared hash before each search, so a rebuild gives the same book): once for the
-   best move and its score, once over the book's moves (MultiPV) for theirs.
+2. From the start position, level by level, every position of the tree is searched at --depth by
+   the engine as it ships -- the shipped net evaluating, as in play (one thread, a cleared hash
+   before each search, so a rebuild gives the same book): once for the best move and its score,
+   once over the book's moves (MultiPV) for theirs.
 3. A book move stays when it scores within --margin centipawns of the best move and leaves a
    position within +-(--limit) (lost for neither side at that depth). A position whose lines all
    end, or lose every move, before --min-plies plies is extended with Pyrope's best move, so every
    line of the book is at least that deep unless the search finds it turning bad.
 4. Weight: the number of named lines through the move times (100 - 2 x its drop in centipawns);
    an extension move counts as one line.
-5. The book is written with books/pyrope.bin.provenance: the command, the commit, the settings,
-   the SHA-256 of openings.txt and of the book, and what the search kept and dropped.
+5. The book is written with books/pyrope.bin.provenance: the command, the commit, the SHA-256 of
+   the net that searched and of the shipped hand-crafted weights, the settings, the SHA-256 of
+   openings.txt and of the book, and what the search kept and dropped.
 """
 from __future__ import annotations
 
@@ -34,9 +36,12 @@ import chess
 from pyrope import Board
 from pyrope._core import Search, polyglot_move_code
 from pyrope.book.builder import write_book
+import pyrope.weights
+from pyrope.nnue import loader
 
 HERE = Path(__file__).resolve().parent
 MATE_CP = 30_000
+DEFAULT_PARAMS = Path(pyrope.weights.__file__).with_name("default.params")   # the shipped weights
 
 
 def read_lines(path: Path) -> list[tuple[str, list[str]]]:
@@ -73,6 +78,7 @@ def examine(task: tuple[str, tuple[str, ...], int]) -> tuple[str, int, dict[str,
     global _search
     fen, book_moves, depth = task
     if _search is None:
+        loader.load(str(loader.DEFAULT_NET))     # the evaluation that plays the book's games
         _search = Search(threads=1, hash_mb=64)
     _search.clear()
     best = _search.run(Board(fen), depth=depth)
@@ -148,6 +154,10 @@ def line_depths(path: Path, lines: list[tuple[str, list[str]]]) -> list[int]:
     return depths
 
 
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--openings", default=str(HERE / "openings.txt"))
@@ -168,9 +178,12 @@ def main() -> int:
         f"file: {Path(args.output).name}",
         f"built: {datetime.date.today()} by python3 books/build_default_book.py --depth {args.depth} "
         f"--margin {args.margin} --limit {args.limit} --min-plies {args.min_plies}",
-        f"commit: {commit or 'unknown'} (Pyrope's search and evaluation at that commit)",
-        f"input: {openings.name} sha256 {hashlib.sha256(openings.read_bytes()).hexdigest()} ({len(lines)} named lines)",
-        f"output: sha256 {hashlib.sha256(Path(args.output).read_bytes()).hexdigest()}, {size} bytes, "
+        f"commit: {commit or 'unknown'} (Pyrope's search at that commit)",
+        f"net: {loader.DEFAULT_NET.name} sha256 {sha256(loader.DEFAULT_NET)} (it evaluated every search)",
+        f"weights: {DEFAULT_PARAMS.name} sha256 {sha256(DEFAULT_PARAMS)} (the shipped hand-crafted "
+        f"weights, which the search does not consult while the net evaluates)",
+        f"input: {openings.name} sha256 {sha256(openings)} ({len(lines)} named lines)",
+        f"output: sha256 {sha256(Path(args.output))}, {size} bytes, "
         f"{size // 16} moves in {len({e[0] for e in entries})} positions",
         f"named lines followed from the start (plies, named moves then heaviest book moves): "
         f"min {depths[0]}, median {depths[len(depths) // 2]}, max {depths[-1]}",
