@@ -26,7 +26,7 @@ from ..nnue import loader, netfile
 from ..selfplay.game import read_weights
 from ..book.player import BookPick, BookPlayer
 from .strength import DEFAULT_ELO, Skill
-from .tablebases import MateLine, RootRanking, TablebasePlayer, table_score
+from .tablebases import MateLine, RootRanking, TablebasePlayer, ranked_line, table_score
 from .timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
@@ -191,9 +191,9 @@ class SearchManager(SearchThread):
         faults = self.tablebases.take_faults()     # broken tables met just now: told with the move
         limits = keep_ranked_moves(limits, ranking)
         tables = self.tablebases
-        if ranking is not None:     # the root's lines show the tables' verdict
+        if ranking is not None:     # the root's lines show the tables' verdict and probes
             report = on_info
-            on_info = lambda infos: report([table_score(info, ranking.result) for info in infos])  # noqa: E731
+            on_info = lambda infos: report([ranked_line(info, ranking) for info in infos])  # noqa: E731
 
         def work() -> dict:
             if mate is not None:
@@ -210,6 +210,7 @@ class SearchManager(SearchThread):
                     result["book"] = pick   # only illegal entries: reported, then searched
                 if ranking is not None:
                     result = dict(result, score=table_score(result["score"], ranking.result),
+                                  tbhits=result["tbhits"] + ranking.probes,
                                   lines=[table_score(line, ranking.result) for line in result["lines"]])
             if faults:
                 result = dict(result, table_faults=faults)

@@ -29,6 +29,7 @@ MAX_MATE_PV = 64            # plies of a mating line shown
 class RootRanking:
     moves: list[str]        # the moves kept
     result: int             # 1 win, 0 draw, -1 loss, for the side to move
+    probes: int             # table probes made to rank the moves (reported in tbhits)
 
 
 @dataclass
@@ -50,6 +51,12 @@ def table_score(line: dict, result: int) -> dict:
     if "mate" in line or "cp" not in line:
         return line
     return {**line, "cp": result * TB_WIN_SCORE}
+
+
+def ranked_line(line: dict, ranking: RootRanking) -> dict:
+    """A search line at a root the tables ranked: the tables' verdict, and tbhits that count the
+    root's probes too, as Stockfish's do."""
+    return {**table_score(line, ranking.result), "tbhits": line["tbhits"] + ranking.probes}
 
 
 def outcome(distance: int, counter: int, rule50: bool) -> int:
@@ -76,6 +83,7 @@ class TablebasePlayer:
         self.own_path = ""
         self.faults: list[str] = []     # broken tables met in play, not yet told (take_faults)
         self._told: set[str] = set()
+        self._probes = 0                # table probes of the root ranking under way
         self.load_own(DEFAULT)
 
     def note(self, error: TablebaseError) -> None:
@@ -159,7 +167,11 @@ class TablebasePlayer:
         Syzygy's DTZ ranks first; Pyrope's tables rank by distance to mate where it has none."""
         if not self.cardinality or men(board) > self.cardinality:   # (this runs at every go)
             return None
-        return self.rank_by_syzygy(board) or self.rank_by_dtm(board)
+        self._probes = 0
+        ranking = self.rank_by_syzygy(board) or self.rank_by_dtm(board)
+        if ranking is not None:
+            ranking.probes = self._probes       # a failed Syzygy try's probes count too
+        return ranking
 
     def rank_by_dtm(self, board: Board) -> RootRanking | None:
         if men(board) > self.own.max_pieces:
@@ -172,13 +184,15 @@ class TablebasePlayer:
         if not worths:
             return None
         best = max(worths.values())
-        return RootRanking([move for move, worth in worths.items() if worth == best], (best > 0) - (best < 0))
+        return RootRanking([move for move, worth in worths.items() if worth == best], (best > 0) - (best < 0),
+                           self._probes)
 
     def dtm_worth(self, board: Board, move: str) -> int:
         """A move's value by Pyrope's tables, larger is better: quick wins, slow wins, draws,
         slow losses, quick losses."""
         child = board.copy()
         child.push(move)
+        self._probes += 1
         result, plies = self.own.probe(child)
         return -result * (1000 - plies - 1)
 
@@ -208,7 +222,7 @@ class TablebasePlayer:
             # The least signed distance: of a win the fastest progress, of a loss the longest resistance.
             target = min(distances[move] for move in kept)
             kept = [move for move in kept if distances[move] == target]
-        return RootRanking(kept, best)
+        return RootRanking(kept, best, self._probes)
 
     def distance_after(self, child: Board) -> int:
         """Signed plies to the next zeroing move for the side that just moved into `child`
@@ -217,6 +231,7 @@ class TablebasePlayer:
             # A mate, a stalemate, or a move that zeroed the counter: the WDL of the child
             # decides (1 ply, or 101 when a cursed result would only come after the rule).
             return self.wdl_distance(child)
+        self._probes += 1
         dtz = -self.tables.probe_dtz(child)
         return dtz + 1 if dtz > 0 else dtz - 1 if dtz < 0 else 0
 
@@ -225,6 +240,7 @@ class TablebasePlayer:
         101 or -101 for a cursed win or blessed loss."""
         if not child.has_legal_moves():
             return 1 if child.is_check() else 0
+        self._probes += 1
         return {2: 1, 1: 101, 0: 0, -1: -101, -2: -1}[-self.tables.probe_wdl(child)]
 
 
