@@ -1,4 +1,6 @@
-/* Polyglot's Random64 array (781 keys), as published with the Polyglot book format.
+/* Polyglot's Random64 array (781 keys), the values of Fabien Letouzey's Polyglot (GPL) as
+   published in Michel Van den Bergh's description of the Polyglot book format, which gives them
+   for every book reader and writer to use: they are data a format fixes, not code.
    Using it for Zobrist hashing makes a position's key its Polyglot book key.
    Layout: 64*kind + square for pieces (kind = 2*(type-1) + white), 768..771 castling
    (white h-side, white a-side, black h-side, black a-side), 772..779 en-passant file,

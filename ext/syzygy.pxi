@@ -1,10 +1,19 @@
-# Syzygy endgame tablebases: WDL (win/draw/loss) and DTZ (distance to zeroing) probes in C,
-# written from Ronald de Man's published .rtbw/.rtbz format. Tables are found by file name when
-# the set is opened and memory-mapped on the first probe of their material; the probes run
-# without the GIL on a Position, so the search can call probe_wdl/probe_dtz directly. The
-# results follow the reference probing code (and python-chess's chess.syzygy): captures and en
-# passant are resolved by a small search, because the tables store values assuming the best
-# capture is found by the prober and hold no position with en-passant or castling rights.
+# Syzygy endgame tablebases: WDL (win/draw/loss) and DTZ (distance to zeroing) probes in C. Tables
+# are found by file name when the set is opened and memory-mapped on the first probe of their
+# material; the probes run without the GIL on a Position, so the search can call
+# probe_wdl/probe_dtz directly.
+#
+# Where it comes from (written for Pyrope, not copied, but its structure follows these):
+# - Ronald de Man's .rtbw/.rtbz format and his reference probing code (tbcore.c/tbprobe.c of his
+#   Syzygy generator, "Copyright (c) 2011-2018 Ronald de Man. This file may be redistributed
+#   and/or modified without restrictions."): the header and pairs-data layout, the symmetry
+#   reduction and combinatorial index, Huffman block decoding, and the rule that captures and en
+#   passant are resolved by a small search because the tables assume the prober finds the best
+#   capture.
+# - python-chess's chess/syzygy.py (Copyright (C) Niklas Fiekas, GPL-3.0-or-later), a port of the
+#   same reference code, for its sign and rounding conventions of DTZ; the tests compare every
+#   result with it.
+# This file, like the rest of Pyrope, is GPL-3.0-or-later (LICENSE), which both permit.
 #
 # A file is a 5-byte header (magic, flags), then per "file" of the leading pawn (a-d, or one
 # for pawnless tables) the piece order of each side's table, then per table the Huffman and
