@@ -180,3 +180,20 @@ def test_a_pondered_book_move_waits_for_ponderhit():
         after_e4.push_san("e4")
         assert lines[-1].split()[1] in book_moves(DEFAULT_BOOK, after_e4)
         assert engine.quit() == ""
+
+
+def test_the_default_books_provenance_names_what_ships_now():
+    """books/pyrope.bin.provenance (written by books/build_default_book.py) names the book, the net
+    and the hand-crafted weights by SHA-256: each must be the file that ships, so the book is the
+    shipped engine's own. (A rebuild from the record gives the same book: the build is
+    deterministic; docs say how it was checked.)"""
+    import hashlib
+    from pyrope.nnue.loader import DEFAULT_NET
+    import pyrope.weights
+    record = dict(line.split(": ", 1) for line in
+                  Path(str(DEFAULT_BOOK) + ".provenance").read_text().splitlines())
+    sha = lambda path: hashlib.sha256(Path(path).read_bytes()).hexdigest()  # noqa: E731
+    assert record["output"].startswith(f"sha256 {sha(DEFAULT_BOOK)},")
+    assert record["net"].startswith(f"pyrope.nnue sha256 {sha(DEFAULT_NET)} ")
+    weights = Path(pyrope.weights.__file__).with_name("default.params")
+    assert record["weights"].startswith(f"default.params sha256 {sha(weights)} ")
