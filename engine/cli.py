@@ -15,6 +15,8 @@ import sys
 import threading
 
 from . import __version__, console
+from ._core import BookError, FenError, ParamFileError, TablebaseError
+from .nnue.netfile import NetFileError
 from .play.session import Session
 from .protocol.display import BoardStyle
 from .protocol.uci import ENGINE_NAME, UciFrontEnd
@@ -30,6 +32,13 @@ PROTOCOLS = {"uci": UciFrontEnd, "position": UciFrontEnd, "setoption": UciFrontE
 # python-chess (SAN), which GUIs should not wait for.
 TERMINALS = {"chess": (".protocol.terminal", "TerminalFrontEnd"), "mill": (".mill.terminal", "MillTerminalFrontEnd")}
 GAMES = tuple(TERMINALS)
+
+# The exit codes of every command (EPILOG tells them): 0 done, 1 the work failed, 2 bad input or
+# usage, 130 interrupted. A command returns 0, or 1 for faults its work found; argparse exits 2 by
+# itself, and main() turns an error into its code: KeyboardInterrupt 130, BAD_INPUT 2, any other 1.
+# Bad input is InputError, which the commands raise where they read what they were given, and what
+# the core and the net loader raise for a FEN, a book, a table, a parameter or a net file.
+BAD_INPUT = (console.InputError, FenError, BookError, TablebaseError, ParamFileError, NetFileError)
 
 # The subcommands: name -> (the module with add_arguments(parser) and run(args) -> exit code, the
 # line `pyrope --help` shows). A module is imported only when its command is given: an engine a GUI
@@ -63,8 +72,11 @@ examples:
   pyrope match --engine cmd=pyrope --engine cmd=sunfish-uci --tc 10+0.1 --games 20
   pyrope book build games.pgn -o my.bin
   pyrope tb generate KRPvK KPvKP --out ~/pyrope-tables
-`pyrope COMMAND --help` describes each command. Exit codes: 0 done (also after quit, the end of
-input, SIGINT or SIGTERM in engine mode), 1 failed, 2 bad arguments, 130 a command interrupted."""
+`pyrope COMMAND --help` describes each command. Exit codes, the same for every command: 0 done
+(in engine mode also after quit, the end of input, SIGINT or SIGTERM); 1 the work failed (a
+worker failed, verify found faults, an output could not be written); 2 bad input or usage (a
+usage error, an option value that cannot be used, an input file that is missing, unreadable or
+malformed, a --resume journal or run directory of another job); 130 interrupted."""
 
 _output_lock = threading.Lock()
 
@@ -191,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if args.debug:
             raise
+        if isinstance(error, BAD_INPUT):        # the sentence names what to fix; where in the code is no help
+            print(f"{name}: {console.sentence(error)}", file=sys.stderr)
+            return 2
         console.report_error(name, error)
         return 1
     finally:

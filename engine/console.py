@@ -1,6 +1,6 @@
 """The `pyrope` process's manners towards a person: progress bars on stderr, errors as one
 sentence, SIGTERM treated as Ctrl-C so that both end the process in an orderly way, and the
-argument checks the subcommands share.
+argument checks and the bad-input error the subcommands share.
 
 Nothing here writes to stdout: stdout belongs to the protocol a GUI parses.
 """
@@ -51,6 +51,13 @@ def ignore_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+class InputError(ValueError):
+    """What a command was given cannot be used: an input file that is missing, unreadable or
+    malformed, an argument value out of range, or a --resume journal or run directory that another
+    job began. The command line says it in one sentence and exits 2; any other error is the work
+    failing (exit 1). Raise it where the input is read, so that every command keeps this one rule."""
+
+
 def sentence(error: BaseException) -> str:
     """An exception as a plain sentence for the user, without Python's decoration."""
     if isinstance(error, OSError) and error.strerror:
@@ -66,12 +73,22 @@ def report_error(prefix: str, error: BaseException) -> None:
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of 1 or more (argparse turns the error into usage + exit 2)."""
+    return at_least(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: a whole number of 0 or more."""
+    return at_least(text, 0)
+
+
+def at_least(text: str, lowest: int) -> int:
+    """The whole number `text` if it is `lowest` or more; else argparse's ArgumentTypeError."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    if value < lowest:
+        raise argparse.ArgumentTypeError(f"{value} is not {lowest} or more")
     return value
 
 

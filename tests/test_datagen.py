@@ -267,11 +267,11 @@ def test_a_net_plays_the_next_generation(one_worker, tmp_path):
     assert len(netted) >= 2
     assert [log["moves"] for log in netted] != [log["moves"] for log in handcrafted[:len(netted)]]
     result = datagen(out, 80)
-    assert result.returncode == 1 and "journal of another job (its net_hash differs)" in result.stderr
+    assert result.returncode == 2 and "journal of another job (its net_hash differs)" in result.stderr
     broken = tmp_path / "broken.nnue"
     broken.write_bytes(net_bytes[:-3])
     result = datagen(tmp_path / "other", 40, "--net", str(broken))
-    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert f"{broken} is truncated" in result.stderr
 
 
@@ -304,7 +304,7 @@ def test_bad_input_is_one_clear_line(one_worker, tmp_path):
         dataset.read_records(str(shard))
     # Other settings for a directory begun with these: refused, naming what differs.
     result = datagen(one_worker, 300, "--nodes", "2000")
-    assert result.returncode == 1 and "journal of another job (its nodes differs)" in result.stderr
+    assert result.returncode == 2 and "journal of another job (its nodes differs)" in result.stderr
 
 
 class FlakyJob:

@@ -273,7 +273,7 @@ def test_generate_command_makes_what_is_missing_and_summarises(tmp_path):
     assert (tmp_path / "KRvK.ptb").exists()
     bad = subprocess.run([sys.executable, "-m", "pyrope", "tb", "generate", "KXvK", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 1 and "not an ending's name" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "not an ending's name" in bad.stderr and "Traceback" not in bad.stderr
 
 
 @needs_syzygy

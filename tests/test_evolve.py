@@ -371,13 +371,13 @@ def test_resuming_with_another_configuration_or_version_is_refused(small_run, tm
     copy = tmp_path / "copy.run"
     subprocess.run(["cp", "-r", str(small_run), str(copy)], check=True)
     result = evolve(str(tmp_path / "other.cfg"), "--out", str(copy))
-    assert result.returncode == 1 and "holds a run of another configuration" in result.stderr
+    assert result.returncode == 2 and "holds a run of another configuration" in result.stderr
     journal = (copy / "games.jsonl").read_text().splitlines()
     header = json.loads(journal[0])
     header["pyrope"] = "0.0.1"
     (copy / "games.jsonl").write_text("\n".join([json.dumps(header)] + journal[1:]) + "\n")
     result = evolve("--resume", str(copy))
-    assert result.returncode == 1 and "(its pyrope differs)" in result.stderr
+    assert result.returncode == 2 and "(its pyrope differs)" in result.stderr
 
 
 def test_ctrl_c_keeps_the_finished_games_and_the_last_checkpoint(small_run, tmp_path):

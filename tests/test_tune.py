@@ -204,7 +204,7 @@ def test_another_specification_for_the_same_run_is_refused(small_run, tmp_path):
     copy = tmp_path / "copy.run"
     subprocess.run(["cp", "-r", str(small_run), str(copy)], check=True)
     result = tune("--method", "spsa", str(tmp_path / "other.spsa"), "--out", str(copy))
-    assert result.returncode == 1 and "holds a run of another configuration" in result.stderr
+    assert result.returncode == 2 and "holds a run of another configuration" in result.stderr
 
 
 # ------------------------------------------------------------------------------------- texel
@@ -251,7 +251,7 @@ def test_texel_refuses_positions_no_datagen_journal_vouches_for(own_positions, t
     stray = tmp_path / "stray.bin"
     stray.write_bytes((own_positions / "positions" / "000000.bin").read_bytes())
     result = tune("--method", "texel", str(stray), "-o", str(tmp_path / "out.params"))
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"{stray}: no datagen journal says Pyrope played it" in result.stderr
     assert not (tmp_path / "out.params").exists()
 
@@ -275,7 +275,7 @@ def test_datagen_plays_with_given_weights_and_texel_records_the_chain(tmp_path):
     assert header["params_hash"] == weights_hash(read_weights(str(weights)))
     result = subprocess.run([PYROPE, "datagen", "--positions", "1600", "--out", str(data), "--workers", "1",
                              "--nodes", "300", "--seed", "5"], capture_output=True, text=True, timeout=600)
-    assert result.returncode == 1 and "params_hash" in result.stderr       # other weights: another job
+    assert result.returncode == 2 and "params_hash" in result.stderr       # other weights: another job
     output = tmp_path / "fit.params"
     result = tune("--method", "texel", str(data), "-o", str(output), "--start", str(weights), "--processes", "2",
                   "--no-pst")

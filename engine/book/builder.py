@@ -22,6 +22,7 @@ import chess
 import chess.pgn
 
 from .._core import Board, Book, FenError, IllegalMoveError, polyglot_move_code
+from ..console import InputError
 
 ENTRY = struct.Struct(">QHHI")
 MAX_WEIGHT = 0xFFFF
@@ -61,7 +62,11 @@ class BuildSummary:
 
 def read_games(paths: Iterable[str]) -> Iterator[chess.pgn.Game]:
     for path in paths:
-        with open(path, encoding="utf-8", errors="replace") as handle:
+        try:
+            handle = open(path, encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise InputError(f"cannot read the PGN file {path}: {error.strerror}") from None
+        with handle:
             while (game := chess.pgn.read_game(handle)) is not None:
                 yield game
 

@@ -3,12 +3,11 @@ moves, merge two books."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 import chess
 
 from .. import console
-from .._core import STARTING_FEN, Board, BookError, FenError
+from .._core import STARTING_FEN, Board
 from .builder import BuildOptions, build, merge, write_book
 from .player import DEFAULT_BOOK, BookPlayer, ranked
 
@@ -28,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                           "progress bar counts the games read; a summary follows.")
     make.add_argument("pgn", nargs="+", help="PGN files")
     make.add_argument("-o", "--output", required=True, help="the book file to write")
-    make.add_argument("--max-ply", type=int, default=BuildOptions.max_ply,
+    make.add_argument("--max-ply", type=console.positive_int, default=BuildOptions.max_ply,
                       help="count moves up to this game ply (default %(default)s)")
-    make.add_argument("--min-games", type=int, default=BuildOptions.min_games,
+    make.add_argument("--min-games", type=console.positive_int, default=BuildOptions.min_games,
                       help="keep a move played in at least this many games (default %(default)s)")
     make.add_argument("--min-elo", type=int, default=0,
                       help="count only the moves of players rated at least this (missing ratings count as 0)")
@@ -52,17 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return {"build": run_build, "show": run_show, "merge": run_merge}[args.book_command](args)
-    except (BookError, FenError, OSError) as error:
-        print(f"pyrope book {args.book_command}: {error}", file=sys.stderr)
-        return 2
+    # A book, FEN or PGN that cannot be used raises BookError, FenError or InputError: bad input, exit 2.
+    return {"build": run_build, "show": run_show, "merge": run_merge}[args.book_command](args)
 
 
 def run_build(args: argparse.Namespace) -> int:
-    if args.max_ply < 1 or args.min_games < 1:
-        print("pyrope book build: --max-ply and --min-games must be 1 or more", file=sys.stderr)
-        return 2
     options = BuildOptions(max_ply=args.max_ply, min_games=args.min_games, min_elo=args.min_elo,
                            only="white" if args.only_white else "black" if args.only_black else None,
                            uniform=args.uniform)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from .._core import DTM_HEADER, Board, DtmTables, Tablebases, dtm_table_name
+from .. import console
+from .._core import DTM_HEADER, Board, DtmTables, TablebaseError, Tablebases, dtm_table_name
 from ..play.tablebases import DEFAULT_DTM_PATH
 from .generate import (BLOCK_SIZE, SUMMARY_HEADER, TableSummary, all_endings, available_tables, by_size,
                        generate_table, plan, plural, summary_line)
@@ -27,8 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--men", type=int, choices=(3, 4, 5), help="also every ending of this many men")
     generate.add_argument("--pawnless", action="store_true", help="with --men: only endings without pawns")
     generate.add_argument("--out", default=".", help="directory for the tables (default: the current one)")
-    generate.add_argument("--block-size", type=int, default=BLOCK_SIZE,
-                          help="values per compressed block (smaller: faster probes, larger files)")
+    generate.add_argument("--block-size", type=block_size, default=BLOCK_SIZE,
+                          help="values per compressed block, up to 65536 (smaller: faster probes, larger files)")
     verify = commands.add_parser(
         "verify", help="compare every position of tables with Syzygy's win/draw/loss",
         description="Check that every position of Pyrope's tables has the result Syzygy's WDL tables "
@@ -43,8 +43,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     probe.add_argument("--dir", default=str(DEFAULT_DTM_PATH), help="Pyrope's tables (default: the shipped set)")
 
 
+def block_size(text: str) -> int:
+    """An argparse type: values per block, 1 to 65536 as the format holds. Checked here, as bad usage:
+    the writer would divide by 0, or refuse a larger size only once the table is generated."""
+    value = console.positive_int(text)
+    if value > 65536:
+        raise argparse.ArgumentTypeError(f"{value} is more than 65536")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
-    # A bad name, FEN or table raises TablebaseError or FenError: the command line reports it.
+    # A bad name, FEN or table raises TablebaseError or FenError: the command line reports it (exit 2).
     return {"generate": run_generate, "verify": run_verify, "info": run_info,
             "probe": run_probe}[args.tb_command](args)
 
@@ -52,8 +61,7 @@ def run(args: argparse.Namespace) -> int:
 def run_generate(args: argparse.Namespace) -> int:
     wanted = list(args.endings) + (all_endings(args.men, pawns=not args.pawnless) if args.men else [])
     if not wanted:
-        print("pyrope tb generate: name endings (KRvK ...) or give --men", file=sys.stderr)
-        return 2
+        raise console.InputError("name endings (KRvK ...) or give --men")
     os.makedirs(args.out, exist_ok=True)
     search_path = [str(DEFAULT_DTM_PATH)]
     order = plan(wanted, available_tables([args.out, *search_path]))
@@ -70,11 +78,23 @@ def run_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def readable(tables: DtmTables | Tablebases) -> DtmTables | Tablebases:
+    """`tables` (Pyrope's or Syzygy's) if every directory named could be read and held tables, else
+    InputError naming the first that could not: the engine plays on without such a directory, but a
+    command told to read it cannot."""
+    if tables.problems:
+        raise console.InputError(tables.problems[0])
+    return tables
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    syzygy = Tablebases(args.syzygy)
-    for problem in syzygy.problems:
-        print(problem, file=sys.stderr)
-    tables = DtmTables(args.dir)
+    readable(Tablebases(args.syzygy))      # loads the Syzygy tables that compare_with_syzygy reads
+    tables = readable(DtmTables(args.dir))
+    try:
+        tables.load_into_memory()       # reads every table whole, checking its checksum
+    except TablebaseError as error:     # a damaged table is a fault verify is there to find: exit 1, not 2
+        print(error)
+        return 1
     names = [dtm_table_name(name) for name in args.endings] or by_size(tables.files)
     failed = 0
     for name in names:
@@ -91,9 +111,7 @@ RESULTS = {1: "win", 0: "draw", -1: "loss"}
 
 
 def run_info(args: argparse.Namespace) -> int:
-    tables = DtmTables(args.dir)
-    for problem in tables.problems:
-        print(problem, file=sys.stderr)
+    tables = readable(DtmTables(args.dir))
     print(f"{'table':<8} {'positions':>11} {'white to move W/D/L':>22} {'black to move W/D/L':>22} {'longest mate':>13} {'size':>9}")
     for name in by_size(tables.files):
         path = tables.files[name]
@@ -111,7 +129,7 @@ def run_info(args: argparse.Namespace) -> int:
 
 
 def run_probe(args: argparse.Namespace) -> int:
-    tables = DtmTables(args.dir)
+    tables = readable(DtmTables(args.dir))
     board = Board(args.fen)
     result, plies = tables.probe(board)
     print(f"{board.fen()}: {verdict(result, plies)}")

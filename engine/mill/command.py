@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "each best move and node count, then the total time, nodes and speed.")
     bench.add_argument("depth", type=console.positive_int, nargs="?", default=DEFAULT_DEPTH,
                        help="search depth in turns (default %(default)s)")
-    bench.add_argument("--hash", type=int, default=16, help="transposition table in MB (default 16)")
+    bench.add_argument("--hash", type=console.non_negative_int, default=16,
+                       help="transposition table in MB (default 16)")
     bench.add_argument("--algorithm", choices=("pvs", "mtdf"), default="pvs", help="root search (default pvs)")
     db_command.add_arguments(actions.add_parser(
         "db", help="endgame databases: build, info, probe, verify",

@@ -1,15 +1,17 @@
 """The `key = value` files that configure long self-play runs (`pyrope evolve`'s configuration,
 `pyrope tune`'s SPSA specification): `#` comments, one key a line, and every fault one sentence
-naming the file, the line and the field (ConfigError; the commands exit 2 with it)."""
+naming the file, the line and the field (ConfigError, bad input: the commands exit 2 with it)."""
 from __future__ import annotations
 
 import re
 from typing import NoReturn
 
+from ..console import InputError
+
 _RANGE = re.compile(r"\s*([+-]?[0-9.]+)\s*\.\.\s*([+-]?[0-9.]+)\s*")
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A configuration that cannot be used: the message names file, line and field."""
 
 

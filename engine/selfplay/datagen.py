@@ -129,10 +129,13 @@ class DatagenJob:
 
 
 def load_openings(path: str) -> tuple[tuple, str]:
-    """The positions of an EPD or FEN file (one a line) and the file's SHA-256; ValueError naming
-    the line that is not a position."""
-    with open(path, "rb") as handle:
-        data = handle.read()
+    """The positions of an EPD or FEN file (one a line) and the file's SHA-256; InputError naming
+    the file, and the line that is not a position."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise console.InputError(f"cannot read the openings file {path}: {error.strerror}") from None
     openings = []
     for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
         fields = line.split(";")[0].split()
@@ -143,10 +146,10 @@ def load_openings(path: str) -> tuple[tuple, str]:
         try:
             Board(fen)
         except ValueError as error:
-            raise ValueError(f"{path}, line {number}: not a position ({error})") from None
+            raise console.InputError(f"{path}, line {number}: not a position ({error})") from None
         openings.append(fen)
     if not openings:
-        raise ValueError(f"{path} holds no positions")
+        raise console.InputError(f"{path} holds no positions")
     return tuple(openings), hashlib.sha256(data).hexdigest()
 
 
@@ -224,7 +227,7 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
     if random_plies is None:
         random_plies = 2 if openings else DEFAULT_RANDOM_PLIES
     if random_plies < 0:
-        raise ValueError(f"--random-plies cannot be negative ({random_plies})")
+        raise console.InputError(f"--random-plies cannot be negative ({random_plies})")
     seed = args.seed if args.seed is not None else journal_header.get("seed", random.randrange(2 ** 32))
     params, params_hash = (), weights_hash(default_eval_params())
     if args.params:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from typing import List
 
+from ..console import InputError
+
 
 class Journal:
     """What a journal file holds: `header` (the fingerprint; {} for a new journal) and `records`."""
 
     def __init__(self, path: str):
-        """Read `path` (nothing yet if it does not exist); ValueError if it is not a journal."""
+        """Read `path` (nothing yet if it does not exist); InputError if it is not a journal."""
         self.path = path
         self.header: dict = {}
         self.records: List[dict] = []
@@ -25,7 +27,7 @@ class Journal:
         except FileNotFoundError:
             data = b""
         except OSError as error:
-            raise ValueError(f"cannot read the journal {path!r}: {error.strerror}") from None
+            raise InputError(f"cannot read the journal {path!r}: {error.strerror}") from None
         self.length = data.rfind(b"\n") + 1         # after the last newline: an incomplete write
         for number, line in enumerate(data[:self.length].decode("utf-8", "replace").splitlines(), 1):
             try:
@@ -33,14 +35,14 @@ class Journal:
             except ValueError:
                 entry = None
             if not isinstance(entry, dict):
-                raise ValueError(f"{path} is not a journal: line {number} is not a JSON object")
+                raise InputError(f"{path} is not a journal: line {number} is not a JSON object")
             if number == 1:
                 self.header = entry
             else:
                 self.records.append(entry)
 
     def check(self, fingerprint: dict, job: str = "match", remedy: str = "give another file to --resume") -> None:
-        """Adopt `fingerprint` for a new journal; ValueError naming what differs if it was begun with
+        """Adopt `fingerprint` for a new journal; InputError naming what differs if it was begun with
         another (`job` names the kind of job in the message, `remedy` says what to do instead)."""
         fingerprint = json.loads(json.dumps(fingerprint))         # as it reads back (tuples become lists)
         if not self.header:
@@ -48,7 +50,7 @@ class Journal:
             return
         differ = [key for key in {**self.header, **fingerprint} if self.header.get(key) != fingerprint.get(key)]
         if differ:
-            raise ValueError(f"{self.path} is the journal of another {job} (its {', '.join(differ)} "
+            raise InputError(f"{self.path} is the journal of another {job} (its {', '.join(differ)} "
                              f"{'differs' if len(differ) == 1 else 'differ'}): {remedy}")
 
     def open(self) -> None:

@@ -9,6 +9,7 @@ import subprocess
 
 from .. import __version__
 from .._core import ParamFileError, default_eval_params
+from ..console import InputError
 from .configfile import ConfigError, config_lines
 from .game import read_weights, weights_text
 
@@ -48,13 +49,13 @@ def revision() -> str:
 
 
 def read_text(path: str, what: str) -> str:
-    """A text file's contents; ValueError naming `what` it is and why it cannot be read."""
+    """A text file's contents; InputError naming `what` it is and why it cannot be read."""
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise ValueError(f"cannot read the {what} {path}: {reason}") from None
+        raise InputError(f"cannot read the {what} {path}: {reason}") from None
 
 
 def run_configuration(given: str | None, resume: str | None, out: str | None, kept_name: str) -> tuple[str, str, str]:
@@ -64,7 +65,7 @@ def run_configuration(given: str | None, resume: str | None, out: str | None, ke
     directory = resume or out or os.path.splitext(given)[0] + ".run"
     path = os.path.join(directory, kept_name) if resume else given
     if resume and not os.path.exists(path):
-        raise ValueError(f"{directory} holds no run to resume (no {kept_name})")
+        raise InputError(f"{directory} holds no run to resume (no {kept_name})")
     return directory, path, read_text(path, "configuration")
 
 
@@ -117,7 +118,7 @@ class RunDirectory:
         if not os.path.exists(kept):
             write_atomically(kept, config_text.encode("utf-8"))
         if read_text(kept, "configuration") != config_text:
-            raise ValueError(f"{self.out} holds a run of another configuration ({kept} differs from {source}): "
+            raise InputError(f"{self.out} holds a run of another configuration ({kept} differs from {source}): "
                              f"give another --out, or --resume {self.out}")
         state = None
         if os.path.exists(self.path("state.json")):

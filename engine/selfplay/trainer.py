@@ -86,7 +86,7 @@ def starting_net(args: argparse.Namespace) -> tuple[netfile.Net, dict] | tuple[N
 
 def resume_state(args: argparse.Namespace, directory: str, expected: dict):
     """The newest checkpoint's contents (an epoch's, or PARTIAL's from within the next epoch), or
-    None for a fresh start; ValueError when the directory holds checkpoints and --resume was not
+    None for a fresh start; InputError when the directory holds checkpoints and --resume was not
     given, or the checkpoint is of other settings or data."""
     found = sorted(glob.glob(os.path.join(directory, "epoch-*.pt")))[-1:] + glob.glob(os.path.join(directory, PARTIAL))
     if not found:
@@ -94,14 +94,15 @@ def resume_state(args: argparse.Namespace, directory: str, expected: dict):
             print(f"train: no checkpoint in {directory}; starting from the beginning")
         return None
     if not args.resume:
-        raise ValueError(f"{directory} already holds checkpoints: give --resume to continue, or another --checkpoints")
+        raise console.InputError(f"{directory} already holds checkpoints: give --resume to continue, "
+                                 "or another --checkpoints")
     # A run killed between writing an epoch's checkpoint and removing PARTIAL leaves an older PARTIAL.
     path, state = max(((path, torch.load(path, weights_only=False)) for path in found),
                       key=lambda item: (len(item[1]["history"]), item[1]["progress"].get("step", 0)))
     differing = [key for key in expected if state["fingerprint"].get(key) != expected[key]]
     if differing:
-        raise ValueError(f"{path} was made with other {', '.join(differing).replace('shards', 'data')}; "
-                         f"resume with the same settings and data, or use another --checkpoints")
+        raise console.InputError(f"{path} was made with other {', '.join(differing).replace('shards', 'data')}; "
+                                 f"resume with the same settings and data, or use another --checkpoints")
     steps = state["progress"].get("step")
     print(f"train: resuming after epoch {len(state['history'])}"
           + (f" and {steps} steps of the next" if steps else "") + f" from {path}")
@@ -165,7 +166,7 @@ def train(args: argparse.Namespace) -> None:
         try:
             model.load(init, args.scale)
         except ValueError as error:
-            raise ValueError(f"--init {args.init} is {error}") from None
+            raise console.InputError(f"--init {args.init} is {error}") from None
         print(f"train: starting from {args.init} (sha256 {init_record['sha256'][:16]}...)")
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     # The untrained net's validation loss (--init's net's): the mark that training must beat.

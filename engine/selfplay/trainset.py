@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy
 
+from ..console import InputError
 from ..nnue.features import occupancy_bits
 from . import dataset
 
@@ -34,19 +35,19 @@ class TrainingSet:
 
 def shard_paths(inputs: list[str]) -> list[str]:
     """The shard files named by `inputs`: files as given; a directory gives its positions/*.bin
-    (a datagen directory) or else its own *.bin, in name order. ValueError for a name that is neither."""
+    (a datagen directory) or else its own *.bin, in name order. InputError for a name that is neither."""
     paths = []
     for name in inputs:
         if os.path.isdir(name):
             folder = os.path.join(name, "positions") if os.path.isdir(os.path.join(name, "positions")) else name
             found = sorted(glob.glob(os.path.join(folder, "*.bin")))
             if not found:
-                raise ValueError(f"{name} holds no shards (*.bin)")
+                raise InputError(f"{name} holds no shards (*.bin)")
             paths += found
         elif os.path.isfile(name):
             paths.append(name)
         else:
-            raise ValueError(f"no such file or directory: {name}")
+            raise InputError(f"no such file or directory: {name}")
     return paths
 
 
@@ -112,7 +113,7 @@ def held_out(keys: numpy.ndarray, fraction: float) -> numpy.ndarray:
 
 def load(inputs: list[str], validation_fraction: float, report=print) -> TrainingSet:
     """Every usable shard of `inputs`, split into training and validation records; `report` gets a
-    sentence for each shard skipped. ValueError when no position is left."""
+    sentence for each shard skipped. InputError when no position is left."""
     train, validation, shards, skipped = [], [], {}, []
     for path in shard_paths(inputs):
         try:
@@ -128,7 +129,7 @@ def load(inputs: list[str], validation_fraction: float, report=print) -> Trainin
     empty = numpy.zeros(0, dtype=dataset.record_dtype())
     result = TrainingSet(numpy.concatenate(train or [empty]), numpy.concatenate(validation or [empty]), shards, skipped)
     if not len(result.train):
-        raise ValueError("no training positions: every shard was skipped or empty")
+        raise InputError("no training positions: every shard was skipped or empty")
     return result
 
 

@@ -11,6 +11,7 @@ from typing import Callable
 from tqdm import tqdm
 
 from ..._mill import MillDBCore
+from ...console import InputError
 from ..rules import MillRules
 from . import tables
 from .symmetry import symmetries
@@ -19,15 +20,15 @@ CHUNKS = 256        # first-pass work units a class is split into (progress and 
 
 
 def parse_classes(text: str) -> list[tuple[int, int]]:
-    """'3-3,4-3' -> [(3, 3), (4, 3)], each as (larger, smaller); ValueError naming a bad one."""
+    """'3-3,4-3' -> [(3, 3), (4, 3)], each as (larger, smaller); InputError naming a bad one."""
     out = []
     for item in text.split(","):
         parts = item.strip().split("-")
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise ValueError(f"'{item}' is not a class; write stone counts as 4-3.")
+            raise InputError(f"'{item}' is not a class; write stone counts as 4-3.")
         a, b = sorted(map(int, parts), reverse=True)
         if b < 3 or a > 12 or a + b > 24:
-            raise ValueError(f"Class {item} is impossible: each side holds 3 to 12 stones.")
+            raise InputError(f"Class {item} is impossible: each side holds 3 to 12 stones.")
         out.append((a, b))
     return out
 

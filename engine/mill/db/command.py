@@ -5,6 +5,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ... import console
 from ..board import MillBoard
 from ..geometry import POINTS
 from ..rules import VARIANTS, MillRules
@@ -33,11 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     verify = actions.add_parser("verify", help="check checksums, and entries against their successors")
     verify.add_argument("--variant", choices=sorted(VARIANTS), default="nine")
     verify.add_argument("--dir", type=Path, default=DEFAULT_DIR)
-    verify.add_argument("--sample", type=int, default=2000,
+    verify.add_argument("--sample", type=console.non_negative_int, default=2000,
                         help="entries per section checked against their successors (0: all; default %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
+    # A directory to read that is not there is bad input (exit 2), though the engine plays on without
+    # it; a file in it that fails its checks is named and left out, and verify counts it a fault (exit 1).
+    if args.db_command != "build" and not args.dir.is_dir():
+        raise console.InputError(f"{args.dir}: no such directory")
     return {"build": _build, "info": _info, "probe": _probe, "verify": _verify}[args.db_command](args)
 
 

@@ -35,7 +35,6 @@ from ..game import play_bout, weights_hash
 from ..jobs import add_backend_arguments, backend_from, run_job
 from ..journal import Journal
 from ..rundir import RunDirectory, read_text, run_configuration, write_atomically
-from ..configfile import ConfigError
 from .config import EvolveConfig, parse_config
 from .genome import format_genome, genome_params, load_genome, parse_genomes, to_genome
 from .pools import START_ID, Evolution, RoundReport
@@ -263,11 +262,7 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.resume) == bool(words) or len(words) > 1:
         args.usage_error("give one configuration file, or --resume RUNDIR")
     out, config_path, config_text = run_configuration(words[0] if words else None, args.resume, args.out, "config.txt")
-    try:
-        parse_config(config_text, config_path, default_eval_params())
-    except ConfigError as error:
-        print(f"pyrope evolve: {error}", file=sys.stderr)
-        return 2
+    parse_config(config_text, config_path, default_eval_params())
     directory = RunDirectory(out, "evolve", "config.txt", ("genomes.txt", "summary.txt"))
     try:
         state = directory.open(config_text, config_path)

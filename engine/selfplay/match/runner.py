@@ -329,15 +329,13 @@ class Match:
 
     def play(self, command: str) -> int:
         """Run the match from a command line and print its report; the exit code: 0, 2 when it stopped
-        (an engine that cannot start, a record file that cannot be opened), 130 on Ctrl-C. `command`
-        begins the messages on stderr."""
+        on an engine that cannot start (its command is bad input), 130 on Ctrl-C. `command` begins the
+        messages on stderr. A record file that cannot be written (OSError) is the work failing: the
+        command line reports it, exit 1."""
         try:
             asyncio.run(self.run())
         except KeyboardInterrupt:
             self.error = "interrupted"
-        except OSError as error:                # e.g. the record file cannot be opened
-            print(f"{command}: {error}", file=sys.stderr)
-            return 2
         if self.error is not None:
             print(f"{command}: stopped: {self.error}", file=sys.stderr)
         print(self.report())

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
-from ..configfile import ConfigError
 from ..game import play_bout, weights_hash, weights_text
 from ..jobs import add_backend_arguments, backend_from, run_job
 from ..journal import Journal
@@ -226,12 +224,8 @@ def run(args: argparse.Namespace) -> int:
         args.usage_error("give --method spsa SPEC, or --resume RUNDIR")
     out, spec_path, spec_text = run_configuration(args.inputs[0] if args.inputs else None, args.resume, args.out,
                                                   "spec.txt")
-    try:
-        start = start_weights(spec_text, spec_path, out)
-        parse_spec(spec_text, spec_path, start)
-    except ConfigError as error:
-        print(f"pyrope tune: {error}", file=sys.stderr)
-        return 2
+    start = start_weights(spec_text, spec_path, out)
+    parse_spec(spec_text, spec_path, start)
     directory = RunDirectory(out, "tune", "spec.txt", ("history.csv",))
     try:
         state = directory.open(spec_text, spec_path)

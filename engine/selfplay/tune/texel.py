@@ -42,7 +42,7 @@ CHUNKS = 16                 # pieces the positions are linearised in (spread ove
 
 def generators(paths: list[str]) -> dict[str, dict]:
     """Which Pyrope played each shard, and with which weights: its datagen journal's (DIR/journal.jsonl,
-    begun by `pyrope datagen`) record of the shard's task names the revision, its header the weights. ValueError naming a shard no such
+    begun by `pyrope datagen`) record of the shard's task names the revision, its header the weights. InputError naming a shard no such
     journal vouches for: only Pyrope's own games may teach the weights."""
     found = {}
     journals: dict[str, dict] = {}
@@ -57,8 +57,9 @@ def generators(paths: list[str]) -> dict[str, dict]:
         task = os.path.splitext(os.path.basename(path))[0]
         played_by = journals[folder].get(int(task), {}).get("pyrope") if task.isdigit() else None
         if not played_by:
-            raise ValueError(f"{path}: no datagen journal says Pyrope played it (pyrope datagen writes "
-                             "DIR/journal.jsonl beside DIR/positions/); only Pyrope's own games may teach the weights")
+            raise console.InputError(f"{path}: no datagen journal says Pyrope played it (pyrope datagen writes "
+                                     "DIR/journal.jsonl beside DIR/positions/); only Pyrope's own games may teach "
+                                     "the weights")
         found[path] = {"generator": f"pyrope datagen {played_by}",
                        "weights_sha256": journals[folder]["header"]["params_hash"]}
     return found
