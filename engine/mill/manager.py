@@ -12,7 +12,8 @@ import dataclasses
 from typing import Callable
 
 from ..play.manager import SearchThread, one_at_a_time
-from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
+from ..play.options import HASH, MOVE_OVERHEAD
+from ..play.timeman import Limits, plan_move
 from .board import MillBoard
 from .db import tables
 from .db.probe import DEFAULT_DIR, MillDatabase
@@ -23,14 +24,13 @@ from .search import MAX_DEPTH, MillSearcher, SearchResult
 # searched this deep. Only needed when the engine did not begin the turn itself.
 COMPLETION_DEPTH = 4
 WON = 1_000_000
-DEFAULT_HASH_MB = 16
 
 
 class MillManager(SearchThread):
     def __init__(self) -> None:
-        super().__init__(MillSearcher(hash_mb=DEFAULT_HASH_MB))
-        self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
-        self.hash_mb = DEFAULT_HASH_MB
+        super().__init__(MillSearcher(hash_mb=HASH.default))
+        self.move_overhead = MOVE_OVERHEAD.default
+        self.hash_mb = HASH.default
         self.db_path = str(DEFAULT_DIR) if DEFAULT_DIR.is_dir() else ""
         self._databases: dict[bytes, MillDatabase] = {}     # by rules fingerprint, loaded when first needed
 

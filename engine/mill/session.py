@@ -13,10 +13,13 @@ import dataclasses
 from .board import MillBoard
 from .manager import MillManager
 from .notation import split
+from .options import MILL
 from .rules import MillRules
 
 
 class MillSession:
+    options = MILL
+
     def __init__(self) -> None:
         self.rules = MillRules()            # for the next game
         self.board = MillBoard()
@@ -24,6 +27,10 @@ class MillSession:
         self.split_turns = False            # Sanmill's dialect: positions may end inside a turn
         self.partial: str | None = None     # the begun turn after `board` (split_turns only)
         self._planned: tuple[int, str] | None = None     # (key, turn) of the engine's last answer
+        self.move_time = MILL["MoveTime"].default       # seconds for a `go` without limits (0: until stop)
+
+    def start_problems(self) -> list[str]:
+        return []       # nothing Mill ships can be missing at start and be told about
 
     def set_rule(self, name: str, value: str) -> bool:
         """Set a rule option (Sanmill's name) or the Variant preset, which resets the others;

@@ -25,9 +25,10 @@ from .._core import Board, Search, default_eval_params, nnue_enable, set_eval_pa
 from ..nnue import loader, netfile
 from ..selfplay.game import read_weights
 from ..book.player import BookPick, BookPlayer
-from .strength import DEFAULT_ELO, Skill
+from .options import ANALYSE_MODE, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS, USE_NNUE
+from .strength import Skill
 from .tablebases import MateLine, RootRanking, TablebasePlayer, ranked_line, table_score
-from .timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, TimeManager, make_clock
+from .timeman import Limits, TimeManager, make_clock
 
 InfoCallback = Callable[[list[dict]], None]
 DoneCallback = Callable[[dict], None]
@@ -97,14 +98,14 @@ class SearchManager(SearchThread):
     """Chess: the clock, strength limit, book and tables around the compiled chess search."""
 
     def __init__(self) -> None:
-        super().__init__(Search(threads=1, hash_mb=16))
-        self.multipv = 1
-        self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
-        self.ponder_allowed = False         # the GUI may ponder: a little more time per move
-        self.limit_strength = False
-        self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on
-        self.analyse_mode = False           # analysis is always at full strength
-        self.net_enabled = True             # Use NNUE: the loaded net evaluates (the core's default)
+        super().__init__(Search(threads=THREADS.default, hash_mb=HASH.default))
+        self.multipv = MULTIPV.default
+        self.move_overhead = MOVE_OVERHEAD.default
+        self.ponder_allowed = PONDER.default        # the GUI may ponder: a little more time per move
+        self.limit_strength = LIMIT_STRENGTH.default
+        self.elo = ELO.default                      # the strength limit, when limit_strength is on
+        self.analyse_mode = ANALYSE_MODE.default    # analysis is always at full strength
+        self.net_enabled = USE_NNUE.default         # the loaded net evaluates (the core's default too)
         self.net_path = ""                  # NNUEFile: the net loaded, '' none
         self.net_problem: str | None = None     # why the shipped net could not be loaded, if it could not
         self.rng = random.Random()

@@ -7,14 +7,24 @@ from __future__ import annotations
 
 from .._core import STARTING_FEN, Board
 from .manager import SearchManager
+from .options import CHESS, CHESS960, SHOW_WDL
 from .perft import divide
 
 
 class Session:
+    options = CHESS
+
     def __init__(self) -> None:
-        self.chess960 = False
+        self.chess960 = CHESS960.default
+        self.show_wdl = SHOW_WDL.default        # win/draw/loss chances with every score
         self.board = Board()
         self.manager = SearchManager()
+
+    def start_problems(self) -> list[str]:
+        """What the shipped book and net could not give at start, and what plays instead."""
+        book, manager = self.manager.book, self.manager
+        return ([f"{book.problem}; playing without a book"] if book.problem else []) + \
+            ([f"{manager.net_problem}; playing with the hand-crafted evaluation"] if manager.net_problem else [])
 
     def new_game(self) -> None:
         self.board = Board(chess960=self.chess960)

@@ -23,6 +23,8 @@ MAX_PIECES = 7      # the largest Syzygy tables
 DEFAULT_DTM_PATH = shipped("tablebases")      # the tables shipped with Pyrope
 DEFAULT = "<default>"       # the option value that names the shipped set
 MAX_MATE_PV = 64            # plies of a mating line shown
+DEFAULT_PROBE_DEPTH = 1     # SyzygyProbeDepth: probe from the first ply
+DEFAULT_RULE50 = True       # Syzygy50MoveRule: the fifty-move rule spoils wins and losses
 
 
 @dataclass
@@ -76,8 +78,8 @@ class TablebasePlayer:
     def __init__(self) -> None:
         self.tables: Tablebases | None = None
         self.path = ""
-        self.probe_depth = 1
-        self.rule50 = True
+        self.probe_depth = DEFAULT_PROBE_DEPTH
+        self.rule50 = DEFAULT_RULE50
         self.probe_limit = MAX_PIECES
         self.own = DtmTables("")        # Pyrope's tables: an empty set when none are used
         self.own_path = ""

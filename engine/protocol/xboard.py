@@ -13,7 +13,6 @@ while it waits for a search thread to end (that thread may be waiting for the lo
 from __future__ import annotations
 
 import enum
-import operator
 import re
 import threading
 import time
@@ -22,9 +21,10 @@ from typing import Callable, Iterable
 from .._core import Board, BookError, FenError, IllegalMoveError, ParamFileError, TablebaseError
 from ..nnue.netfile import NetFileError
 from ..book.player import BookPick, ranked
+from ..play.options import BUTTON, CHECK, CHESS, HASH, PONDER, PYROPE_TB_PATH, SPIN, SYZYGY_PATH, THREADS, Option, Report
 from ..play.session import Session
 from ..play.timeman import Limits, plan_move
-from .uci import ENGINE_NAME, SPIN_OPTIONS
+from .uci import ENGINE_NAME
 
 VARIANTS = {"normal": False, "fischerandom": True}     # variant name -> Chess960 rules
 
@@ -43,26 +43,6 @@ CASTLING_NAMES = {"O-O": "O-O", "0-0": "O-O", "O-O-O": "O-O-O", "0-0-0": "O-O-O"
 # The base time of `level`: minutes or minutes:seconds; anything after it is ignored (spec).
 LEVEL_BASE = re.compile(r"^(\d+(?:\.\d*)?)(?::(\d+(?:\.\d*)?))?")
 
-# Engine options (Hash and Threads come through `memory` and `cores`). CECP allows spaces in
-# option names, but python-chess splits them at the first space, so none are used here; `option`
-# takes the names in any case, with or without spaces (the UCI spellings work too).
-OPTIONS = {"multipv": "MultiPV", "moveoverhead": "MoveOverhead", "clearhash": "ClearHash",
-           "evalfile": "EvalFile", "limitstrength": "LimitStrength", "elo": "Elo",
-           "ucilimitstrength": "LimitStrength", "ucielo": "Elo", "ownbook": "OwnBook",
-           "bookfile": "BookFile", "bookdepth": "BookDepth", "bookvariety": "BookVariety",
-           "syzygyprobedepth": "SyzygyProbeDepth", "syzygyprobelimit": "SyzygyProbeLimit",
-           "syzygy50moverule": "Syzygy50MoveRule", "pyropetbpath": "PyropeTBPath",
-           "nnuefile": "NNUEFile", "usennue": "UseNNUE"}
-# The spin options: name -> (the UCI option, which has the bounds; the SearchManager attribute,
-# dotted when it belongs to a part of the manager).
-SPINS = {"MultiPV": ("MultiPV", "multipv"), "MoveOverhead": ("Move Overhead", "move_overhead"),
-         "Elo": ("UCI_Elo", "elo"), "BookDepth": ("BookDepth", "book.depth"),
-         "SyzygyProbeDepth": ("SyzygyProbeDepth", "tablebases.probe_depth"),
-         "SyzygyProbeLimit": ("SyzygyProbeLimit", "tablebases.probe_limit")}
-# The check options: name -> the SearchManager attribute (CECP sends 0 or 1).
-CHECKS = {"LimitStrength": "limit_strength", "OwnBook": "book.enabled", "BookVariety": "book.variety",
-          "Syzygy50MoveRule": "tablebases.rule50"}
-
 # Bounds that keep every number within what the search takes (64-bit times and node counts).
 MAX_CLOCK_CS = 10**9            # time, otim, level base: about 115 days
 MAX_DEPTH = 1000
@@ -70,13 +50,15 @@ MAX_NPS = 10**9
 MAX_MOVES_PER_SESSION = 10**4
 
 
-def get_setting(owner: object, dotted: str) -> object:
-    return operator.attrgetter(dotted)(owner)
+def normalised(name: str) -> str:
+    # Spaces and underscores dropped, any case: "Move Overhead" and "UCI_Elo" name MoveOverhead and Elo.
+    return "".join(name.split()).replace("_", "").lower()
 
 
-def set_setting(owner: object, dotted: str, value: object) -> None:
-    path, _, name = dotted.rpartition(".")
-    setattr(get_setting(owner, path) if path else owner, name, value)
+# The options `option NAME=VALUE` sets, by their CECP and UCI names (Hash and Threads come through
+# `memory` and `cores`). CECP allows spaces in option names, but python-chess splits them at the
+# first space, so the CECP names have none.
+OPTIONS = {normalised(name): option for option in CHESS.cecp_options for name in (option.cecp, option.name)}
 
 
 class CecpError(ValueError):
@@ -155,6 +137,16 @@ def clearly_worse(score: dict | None) -> bool:
     if "mate" in score:
         return score["mate"] < 0      # mate 0 would be a position without moves: never searched
     return score["cp"] <= CLEARLY_WORSE_CP
+
+
+def option_feature(option: Option, session: Session) -> str:
+    """What `feature option="..."` says of an option: its name, type and value now."""
+    kind, value = option.cecp_kind or option.kind, option.read(session)
+    if kind == SPIN:
+        return f"{option.cecp} -spin {value} {option.minimum} {option.maximum}"
+    if kind == CHECK:
+        return f"{option.cecp} -check {int(value)}"
+    return f"{option.cecp} -button" if kind == BUTTON else f"{option.cecp} -{kind} {value}"
 
 
 def parse_int(text: str, what: str, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -251,7 +243,7 @@ class XboardFrontEnd:
             "bk": self.book,
             "undo": lambda args: self.take_back(args, 1),
             "remove": lambda args: self.take_back(args, 2),
-            "hard": lambda args: setattr(self.manager, "ponder_allowed", True),
+            "hard": lambda args: PONDER.apply(self.session, True),
             "easy": self.easy,
             "post": lambda args: setattr(self, "post", True),
             "nopost": lambda args: setattr(self, "post", False),
@@ -494,17 +486,8 @@ class XboardFrontEnd:
         self.write(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 playother=1 usermove=1 san=0 '
                    f'time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 nps=1')
         self.write(f'feature variants="{",".join(VARIANTS)}" memory=1 smp=1 egt="syzygy,pyrope"')
-        for name, (uci_name, attribute) in SPINS.items():
-            spin, current = SPIN_OPTIONS[uci_name], get_setting(self.manager, attribute)
-            self.write(f'feature option="{name} -spin {current} {spin.minimum} {spin.maximum}"')
-        for name, attribute in CHECKS.items():
-            self.write(f'feature option="{name} -check {int(get_setting(self.manager, attribute))}"')
-        self.write('feature option="ClearHash -button"')
-        self.write('feature option="EvalFile -file "')
-        self.write(f'feature option="NNUEFile -file {self.manager.net_path}"')
-        self.write(f'feature option="UseNNUE -check {int(self.manager.net_enabled)}"')
-        self.write(f'feature option="BookFile -file {self.manager.book.path}"')
-        self.write(f'feature option="PyropeTBPath -path {self.manager.tablebases.own_path}"')
+        for option in CHESS.cecp_options:
+            self.write(f'feature option="{option_feature(option, self.session)}"')
         self.write("feature done=1")
         if self.manager.net_problem:        # CECP has no message for it: a comment, as for tables
             self.write(f"# {self.manager.net_problem}; playing with the hand-crafted evaluation")
@@ -667,7 +650,7 @@ class XboardFrontEnd:
         self._reanalyze()
 
     def easy(self, args: list[str]) -> None:
-        self.manager.ponder_allowed = False
+        PONDER.apply(self.session, False)
         if self.search is Search.PONDERING:
             self._cancel()
 
@@ -696,65 +679,54 @@ class XboardFrontEnd:
             self.write(f"stat01: {centiseconds} {nodes} {depth} 0 {total}")
 
     def memory(self, args: list[str]) -> None:
-        megabytes = parse_int(one_argument(args, "size in MB"), "memory", SPIN_OPTIONS["Hash"].minimum,
-                              SPIN_OPTIONS["Hash"].maximum)
+        megabytes = parse_int(one_argument(args, "size in MB"), "memory", HASH.minimum, HASH.maximum)
         # `memory` is an upper bound: a smaller table (a power of two, or what is free) is within it,
         # so nothing is said (telluser would pop up a dialog at every game start).
-        self._reconfigure(lambda: self.manager.set_hash(megabytes))
+        self._set(HASH, megabytes)
 
     def cores(self, args: list[str]) -> None:
-        threads = parse_int(one_argument(args, "number of cores"), "cores", SPIN_OPTIONS["Threads"].minimum,
-                            SPIN_OPTIONS["Threads"].maximum)
-        self._reconfigure(lambda: self.manager.set_threads(threads))
+        threads = parse_int(one_argument(args, "number of cores"), "cores", THREADS.minimum, THREADS.maximum)
+        self._set(THREADS, threads)
 
     def egtpath(self, args: list[str]) -> None:
         """egtpath syzygy PATH, or egtpath pyrope PATH (Pyrope's own tables; <default> for the
         shipped set). xboard sends its default paths unasked (/EGT/Syzygy), so what a path lacked
         is a comment, like what was found: CECP has no message for either."""
         kind, _, path = " ".join(args).partition(" ")
-        loaders = {"syzygy": self.manager.load_tablebases, "pyrope": self.manager.load_own_tablebases}
-        if kind not in loaders:
+        options = {"syzygy": SYZYGY_PATH, "pyrope": PYROPE_TB_PATH}
+        if kind not in options:
             raise CecpError(f"unsupported tablebase kind {kind!r}; Pyrope reads syzygy and pyrope")
-        self.report_tables(loaders[kind], path.strip(), None)
-
-    def report_tables(self, load, path: str, command: str | None) -> None:
-        """Load tables; each problem is an error about `command` (a comment when None), then a
-        comment says what was found."""
-        messages = []
-        self._reconfigure(lambda: messages.extend(load(path)))
-        for message in messages[:-1]:
-            self.write(f"Error ({self._reason(message)}): {command}" if command else f"# {message}")
-        for message in messages[-1:]:
+        report = self._set(options[kind], path.strip())
+        for message in report.problems + report.notes:
             self.write(f"# {message}")
 
     def option(self, args: list[str]) -> None:
-        given, has_value, value = " ".join(args).partition("=")
-        # Spaces and underscores dropped: "Move Overhead" and "UCI_Elo" name MoveOverhead and Elo.
-        name, value = OPTIONS.get("".join(given.split()).replace("_", "").lower()), value.strip()
-        if name is None:
+        given, has_value, text = " ".join(args).partition("=")
+        option = OPTIONS.get(normalised(given))
+        if option is None:
             raise CecpError("unknown option")
-        if name == "ClearHash":
-            self._reconfigure(self.manager.clear)
-        elif not has_value:
-            raise CecpError(f"{name} needs a value")
-        elif name == "EvalFile":
-            # A bad file raises ParamFileError and the current weights stay.
-            self._reconfigure(lambda: self.manager.load_eval_file(value or None))
-        elif name == "NNUEFile":
-            # A bad file raises NetFileError naming it and the fault; the net in use stays.
-            self._reconfigure(lambda: self.manager.load_net(value or None))
-        elif name == "UseNNUE":
-            enabled = bool(parse_int(value, name, 0, 1))
-            self._reconfigure(lambda: self.manager.use_net(enabled))
-        elif name == "BookFile":
-            # A bad file raises BookError naming it; the book in use stays.
-            self.manager.book.load(value)
-        elif name == "PyropeTBPath":
-            self.report_tables(self.manager.load_own_tablebases, value, f"option {' '.join(args)}")
-        elif name in CHECKS:
-            set_setting(self.manager, CHECKS[name], bool(parse_int(value, name, 0, 1)))
-        else:
-            # Read when the next search starts; a running one goes on as it began.
-            uci_name, attribute = SPINS[name]
-            spin = SPIN_OPTIONS[uci_name]
-            set_setting(self.manager, attribute, parse_int(value, name, spin.minimum, spin.maximum))
+        if option.kind != BUTTON and not has_value:
+            raise CecpError(f"{option.cecp} needs a value")
+        report = self._set(option, self._value(option, text.strip()))
+        for problem in report.problems:
+            self.write(f"Error ({self._reason(problem)}): option {' '.join(args)}")
+        for note in report.notes:
+            self.write(f"# {note}")
+
+    @staticmethod
+    def _value(option: Option, text: str) -> object:
+        """The value `option NAME=VALUE` gives, of the option's type (checks are 0 or 1)."""
+        if option.kind == CHECK:
+            return bool(parse_int(text, option.cecp, 0, 1))
+        if option.kind == SPIN:
+            return parse_int(text, option.cecp, option.minimum, option.maximum)
+        return text
+
+    def _set(self, option: Option, value: object) -> Report:
+        """Set an option; one that ends searches is set between them (analysis then resumes).
+        Others are read when the next search starts: a running one goes on as it began."""
+        if not option.ends_search:
+            return option.apply(self.session, value)
+        reports = []
+        self._reconfigure(lambda: reports.append(option.apply(self.session, value)))
+        return reports[0]
