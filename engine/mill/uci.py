@@ -18,6 +18,7 @@ from ..play.timeman import Limits
 from .bench import DEFAULT_DEPTH as BENCH_DEPTH, run_bench
 from .display import describe
 from .notation import split
+from .search import SearchInfo, SearchResult
 from .session import MillSession
 
 
@@ -43,32 +44,18 @@ class MillUciFrontEnd(UciFrontEnd):
             limits.movetime = 1000 * self.session.move_time
         return limits
 
-    def start_search(self, limits: Limits) -> None:
-        session = self.session
-        key, given = session.board.key, len(split(session.partial)) if session.partial else 0
-        self.manager.start(session.board, limits, self.send_infos,
-                           lambda result: self.send_bestmove(result, key, given), among=session.choices())
-
     def tokens(self, turns: list[str]) -> list[str]:
         """Turns as this dialect writes them."""
         return [token for turn in turns for token in split(turn)] if self.split_turns else turns
 
-    def send_infos(self, infos: list[dict]) -> None:
+    def send_infos(self, infos: list[SearchInfo]) -> None:
         for info in infos:
-            score = f"mate {info['mate']}" if info["mate"] is not None else f"cp {info['score']}"
-            self.write(f"info depth {info['depth']} score {score} nodes {info['nodes']} nps {info['nps']} "
-                       f"time {info['time_ms']} tbhits {info['tbhits']} pv {' '.join(self.tokens(info['pv']))}")
+            score = f"mate {info.mate}" if info.mate is not None else f"cp {info.score}"
+            self.write(f"info depth {info.depth} score {score} nodes {info.nodes} nps {info.nps} "
+                       f"time {info.time_ms} tbhits {info.tbhits} pv {' '.join(self.tokens(info.pv))}")
 
-    def send_bestmove(self, result: dict, key: int, given: int) -> None:
-        """`given`: the tokens of the turn the GUI has played already (split form)."""
-        move = result["move"]
-        if not self.split_turns:
-            self.write(f"bestmove {move}")
-            return
-        tokens = split(move)
-        if len(tokens) > given + 1:
-            self.session.remember(key, move)     # the next `go` in this turn answers the rest
-        self.write(f"bestmove {tokens[given]}")
+    def send_bestmove(self, result: SearchResult) -> None:
+        self.write(f"bestmove {result.move}")
 
     def describe(self) -> str:
         board = self.session.board

@@ -1,4 +1,4 @@
-"""UCI front-end: reads UCI commands, drives the Session and the SearchManager, writes replies.
+"""UCI front-end: reads UCI commands, turns them into calls on the session, writes its replies.
 
 It translates text only. Every error is reported as `info string error: ...`; the engine keeps
 its previous state and keeps reading. Searches run in the background, so `stop` and `isready`
@@ -14,7 +14,8 @@ from ..nnue.netfile import NetFileError
 from ..book.player import BookPick
 from ..play.bench import DEFAULT_DEPTH, run_bench
 from ..play.options import CHECK, COMBO, SPIN, STRING, Option, Report
-from ..play.session import Session
+from ..play.result import CurrentMove, Info, SearchResult
+from ..play.game import GameSession
 from ..play.timeman import Limits
 from ..play.wdl import win_draw_loss
 from .display import PLAIN, draw_board
@@ -71,19 +72,17 @@ def parse_go(args: list[str], report: Callable[[str], None], aliases: dict[str, 
     return limits
 
 
-def format_info(info: dict, show_wdl: bool = False) -> str:
-    if "currmove" in info:
-        return f"info depth {info['depth']} currmove {info['currmove']} currmovenumber {info['currmovenumber']}"
-    score = f"mate {info['mate']}" if "mate" in info else f"cp {info['cp']}"
-    if info.get("lowerbound"):
-        score += " lowerbound"
-    elif info.get("upperbound"):
-        score += " upperbound"
+def format_info(info: Info, show_wdl: bool = False) -> str:
+    if isinstance(info, CurrentMove):
+        return f"info depth {info.depth} currmove {info.move} currmovenumber {info.number}"
+    score = f"mate {info.score.mate}" if info.score.mate is not None else f"cp {info.score.cp}"
+    if info.bound:
+        score += f" {info.bound}"
     if show_wdl:
-        score += " wdl {} {} {}".format(*win_draw_loss(info))
-    return (f"info depth {info['depth']} seldepth {info['seldepth']} multipv {info['multipv']} "
-            f"score {score} nodes {info['nodes']} nps {info['nps']} hashfull {info['hashfull']} "
-            f"tbhits {info['tbhits']} time {info['time_ms']} pv {' '.join(info['pv'])}")
+        score += " wdl {} {} {}".format(*win_draw_loss(info.score))
+    return (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
+            f"score {score} nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} "
+            f"tbhits {info.tbhits} time {info.time_ms} pv {' '.join(info.pv)}")
 
 
 def book_report(pick: BookPick) -> list[str]:
@@ -149,7 +148,7 @@ def option_line(option: Option, session) -> str:
 
 class UciFrontEnd:
     """UCI for chess. Another game's front-end (mill.uci) overrides the class attributes below and
-    the game's parts: checked_limits, start_search, send_infos, send_bestmove, describe; the rest --
+    the game's parts: checked_limits, send_infos, send_bestmove, describe; the rest --
     reading, options (the session's registry), position, go parsing, isready, stop, perft, bench --
     is shared."""
     go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
@@ -161,9 +160,8 @@ class UciFrontEnd:
     bench_runner = staticmethod(run_bench)
     bench_depth, bench_maximum = DEFAULT_DEPTH, BENCH_MAXIMUM
 
-    def __init__(self, session: Session, write: Callable[[str], None]) -> None:
+    def __init__(self, session: GameSession, write: Callable[[str], None]) -> None:
         self.session = session
-        self.manager = session.manager
         self.write = write
         self.commands = {
             "uci": self.uci,
@@ -174,8 +172,8 @@ class UciFrontEnd:
             "setoption": self.setoption,
             "position": self.position,
             "go": self.go,
-            "stop": lambda args: self.manager.stop(),
-            "ponderhit": lambda args: self.manager.ponderhit(),
+            "stop": lambda args: self.session.stop(),
+            "ponderhit": lambda args: self.session.ponderhit(),
             "d": lambda args: self.write(self.describe()),
             "bench": self.bench,
         }
@@ -187,7 +185,7 @@ class UciFrontEnd:
             return True
         command, args = words[0], words[1:]
         if command == "quit":
-            self.manager.finish()
+            self.session.finish()
             return False
         handler = self.commands.get(command)
         try:
@@ -202,7 +200,7 @@ class UciFrontEnd:
         for line in lines:
             if not self.handle(line):
                 return
-        self.manager.finish()
+        self.session.finish()
 
     def error(self, message: str) -> None:
         self.write(f"info string error: {message}")
@@ -253,7 +251,7 @@ class UciFrontEnd:
             self.write(f"info string no legal moves: {outcome[1]}, {outcome[0]}")
             self.write(f"bestmove {self.null_move}")
             return
-        self.start_search(limits)
+        self.session.search(limits, self.send_infos, self.send_bestmove)
 
     def checked_limits(self, limits: Limits) -> Limits:
         """The game's hook: the limits this game can search with (searchmoves must be legal)."""
@@ -261,21 +259,18 @@ class UciFrontEnd:
             self.session.board.move_code(move)      # raises IllegalMoveError naming the move
         return limits
 
-    def start_search(self, limits: Limits) -> None:
-        self.manager.start(self.session.board, limits, self.send_infos, self.send_bestmove)
-
-    def send_infos(self, infos: list[dict]) -> None:
+    def send_infos(self, infos: list[Info]) -> None:
         for info in infos:
             self.write(format_info(info, self.session.show_wdl))
 
-    def send_bestmove(self, result: dict) -> None:
-        if "book" in result:
-            for line in book_report(result["book"]):
+    def send_bestmove(self, result: SearchResult) -> None:
+        if result.book is not None:
+            for line in book_report(result.book):
                 self.write(f"info string {line}")
-        for fault in result.get("table_faults", ()):
+        for fault in result.table_faults:
             self.error(f"{fault}; playing on without that table")
-        ponder = f" ponder {result['ponder']}" if result["ponder"] else ""
-        self.write(f"bestmove {result['move']}{ponder}")
+        ponder = f" ponder {result.ponder}" if result.ponder else ""
+        self.write(f"bestmove {result.move}{ponder}")
 
     def perft(self, args: list[str]) -> None:
         if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= PERFT_MAXIMUM:
@@ -292,7 +287,7 @@ class UciFrontEnd:
         maximum = self.bench_maximum
         if len(args) > 1 or (args and (not args[0].isdigit() or not 1 <= int(args[0]) <= maximum)):
             raise UciError(f"bench takes an optional depth from 1 to {maximum}")
-        self.manager.finish()
+        self.session.finish()
         self.bench_runner(self.write, int(args[0]) if args else self.bench_depth)
 
     def describe(self) -> str:
