@@ -389,7 +389,7 @@ def test_fuzz_never_crashes_and_never_plays_an_illegal_turn(front_end):
     for _ in range(20):
         line = garbage(rng)
         assert "readyok" in engine.send(line, "isready"), line
-        engine.front.manager.finish()       # a `go infinite` among the lines ends here
+        engine.front.session.finish()       # a `go infinite` among the lines ends here
         if session.board.is_game_over():
             continue
         board, partial = session.board, session.partial

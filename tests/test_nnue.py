@@ -262,7 +262,7 @@ def test_xboard_nnuefile_and_usennue(tmp_path):
         assert front_end.handle(line)
     errors = [line for line in lines if line.startswith("Error")]
     assert len(errors) == 1 and re.match(r"Error \(.*bad\.nnue is truncated.*\): option NNUEFile=", errors[0])
-    assert _core.nnue_loaded() == 256 and front_end.manager.net_enabled is False
+    assert _core.nnue_loaded() == 256 and front_end.session.manager.net_enabled is False
     assert not front_end.handle("quit")
 
 
@@ -297,7 +297,7 @@ def test_a_broken_shipped_net_is_named_and_the_handcrafted_evaluation_plays(tmp_
     front_end = UciFrontEnd(Session(), lines.append)
     for line in ("uci", "position startpos moves e2e4", "go depth 3"):
         front_end.handle(line)
-    front_end.manager.finish()
+    front_end.session.manager.finish()
     assert "option name NNUEFile type string default <empty>" in lines
     error = lines[lines.index("uciok") + 1]
     assert error.startswith("info string error: ") and str(broken) in error and "truncated" in error

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from pyrope.play.result import Score, SearchLine
 from pyrope.play.strength import CALIBRATION, LINES, MAX_ELO, MIN_ELO, REFERENCE_MS, TIME_CAP_MS, Skill
 
 
@@ -42,9 +43,9 @@ def test_only_a_level_that_errs_searches_several_lines():
 
 
 def test_a_weak_level_sometimes_plays_a_worse_line_but_never_walks_into_mate():
-    lines = [{"cp": 50, "pv": ["e2e4"]}, {"cp": 30, "pv": ["d2d4"]}, {"cp": 20, "pv": ["c2c4"]},
-             {"mate": -2, "pv": ["f2f3"]}]
+    lines = [SearchLine(["e2e4"], Score(cp=50)), SearchLine(["d2d4"], Score(cp=30)),
+             SearchLine(["c2c4"], Score(cp=20)), SearchLine(["f2f3"], Score(mate=-2))]
     rng = random.Random(1)
-    weak = [Skill(MIN_ELO).choose(lines, rng)["pv"][0] for _ in range(500)]
+    weak = [Skill(MIN_ELO).choose(lines, rng).pv[0] for _ in range(500)]
     assert {"e2e4", "d2d4"} <= set(weak) and "f2f3" not in weak
-    assert {Skill(MAX_ELO).choose(lines, rng)["pv"][0] for _ in range(100)} == {"e2e4"}
+    assert {Skill(MAX_ELO).choose(lines, rng).pv[0] for _ in range(100)} == {"e2e4"}

@@ -15,7 +15,8 @@ import pytest
 import pyrope
 from engine_command import PYROPE
 from pyrope._core import Search
-from pyrope.play.tablebases import TablebasePlayer, outcome
+from pyrope.play.result import CurrentMove
+from pyrope.play.tablebases import RootRanking, TablebasePlayer, outcome, ranked_line
 from pyrope.selfplay.endgames import random_endgame
 
 SYZYGY = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "syzygy"
@@ -185,6 +186,13 @@ def test_the_root_shows_the_tables_verdict():
     assert won["score"].relative.score() == pyrope._core.TB_WIN_SCORE
     assert lost["score"].relative.score() == -pyrope._core.TB_WIN_SCORE
     assert drawn["score"].relative.score() == 0
+
+
+def test_the_root_move_being_searched_passes_a_ranked_root_unchanged():
+    """After 1 s the search names the root move it is on; at a root the tables ranked that report
+    once raised KeyError on the search thread (it has no score or tbhits to rank)."""
+    current = CurrentMove(depth=19, move="d2d1", number=2)
+    assert ranked_line(current, RootRanking(moves=["d2d1"], result=0, probes=5)) is current
 
 
 @pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")

@@ -15,6 +15,7 @@ import pytest
 
 from engine_command import PYROPE
 from pyrope import Board
+from pyrope.play.result import Score
 from pyrope.play.session import Session
 from pyrope.play.timeman import Limits
 from pyrope.protocol.xboard import XboardFrontEnd, castling_moves, parse_level, xboard_move, xboard_score
@@ -46,10 +47,10 @@ class Conversation:
         self.front_end = XboardFrontEnd(Session(), self._write)
         # These tests drive searches (move now, pondering, analysis); a book move would answer at
         # once instead. The book's own CECP behaviour is tested in test_book_play.py.
-        self.front_end.manager.book.enabled = False
+        self.front_end.session.manager.book.enabled = False
         self.started: list[Limits] = []
         self.ponderhits = 0
-        manager = self.front_end.manager
+        manager = self.front_end.session.manager
         start, ponderhit = manager.start, manager.ponderhit
 
         def recording_start(board, limits, on_info, on_done):
@@ -131,7 +132,7 @@ def test_protover_lists_features_between_done_0_and_done_1(talk):
 
 
 def test_options_reach_the_search_manager(talk, tmp_path):
-    manager = talk.front_end.manager
+    manager = talk.front_end.session.manager
     replies = talk.send("option MultiPV=3", "option Move Overhead=120", "option ClearHash", "memory 8", "cores 2",
                         "option LimitStrength=1", "option Elo=1500")
     assert replies == []
@@ -350,7 +351,7 @@ def test_castling_is_written_e1g1_in_chess_and_o_o_in_fischer_random():
 
 
 def test_mate_scores_follow_the_spec():
-    assert [xboard_score(score) for score in ({"mate": 3}, {"mate": -2}, {"cp": -37})] == [100003, -100002, -37]
+    assert [xboard_score(score) for score in (Score(mate=3), Score(mate=-2), Score(cp=-37))] == [100003, -100002, -37]
 
 
 def test_engine_claims_its_own_mate_and_writes_o_o(talk):

@@ -16,6 +16,7 @@ from ..data import shipped
 DEFAULT_BOOK = shipped("books") / "pyrope.bin"     # the book shipped with Pyrope
 DEFAULT_DEPTH = 256         # the last game ply asked; books end long before
 MAX_DEPTH = 1024
+DEFAULT_VARIETY = True      # a move drawn by weight, not always the heaviest
 
 
 @dataclass
@@ -57,7 +58,7 @@ class BookPlayer:
         self.path = ""
         self.problem: str | None = None     # why the default book could not be opened, if it could not
         self.depth = DEFAULT_DEPTH
-        self.variety = True
+        self.variety = DEFAULT_VARIETY
         try:
             self.load(str(DEFAULT_BOOK))
         except BookError as error:

@@ -3,8 +3,8 @@ clock (play.timeman) around MillSearcher.
 
 The Mill search has a single time limit, so a clock's move is given the time manager's target
 (Glaurung's max_time, never more than half of what is left after Move Overhead), and a fixed
-`movetime` all of itself less Move Overhead. Results are dicts in the shape the front-ends read:
-move, score (side to move, 100 = a stone), mate, depth, nodes, time_ms, pv.
+`movetime` all of itself less Move Overhead. Info lines and results are mill.search's SearchInfo
+and SearchResult.
 """
 from __future__ import annotations
 
@@ -12,25 +12,25 @@ import dataclasses
 from typing import Callable
 
 from ..play.manager import SearchThread, one_at_a_time
-from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
+from ..play.options import HASH, MOVE_OVERHEAD
+from ..play.timeman import Limits, plan_move
 from .board import MillBoard
 from .db import tables
 from .db.probe import DEFAULT_DIR, MillDatabase
 from .rules import MillRules
-from .search import MAX_DEPTH, MillSearcher, SearchResult
+from .search import MAX_DEPTH, MillSearcher, SearchInfo, SearchResult
 
 # Completing a turn someone else began (Sanmill's split form): each completion's position is
 # searched this deep. Only needed when the engine did not begin the turn itself.
 COMPLETION_DEPTH = 4
 WON = 1_000_000
-DEFAULT_HASH_MB = 16
 
 
 class MillManager(SearchThread):
     def __init__(self) -> None:
-        super().__init__(MillSearcher(hash_mb=DEFAULT_HASH_MB))
-        self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
-        self.hash_mb = DEFAULT_HASH_MB
+        super().__init__(MillSearcher(hash_mb=HASH.default))
+        self.move_overhead = MOVE_OVERHEAD.default
+        self.hash_mb = HASH.default
         self.db_path = str(DEFAULT_DIR) if DEFAULT_DIR.is_dir() else ""
         self._databases: dict[bytes, MillDatabase] = {}     # by rules fingerprint, loaded when first needed
 
@@ -81,8 +81,8 @@ class MillManager(SearchThread):
         self.search.new_game()
 
     @one_at_a_time
-    def start(self, board: MillBoard, limits: Limits, on_info: Callable[[list[dict]], None],
-              on_done: Callable[[dict], None], among: list[str] | None = None) -> None:
+    def start(self, board: MillBoard, limits: Limits, on_info: Callable[[list[SearchInfo]], None],
+              on_done: Callable[[SearchResult], None], among: list[str] | None = None) -> None:
         """Search a copy of `board`; `on_done(result)` is called once, from the search thread.
         `among`: play one of these turns (the completions of a turn begun in split form)."""
         self.finish()
@@ -92,18 +92,16 @@ class MillManager(SearchThread):
         board = board.copy()
         self._arm(limits)
 
-        def work() -> dict:
+        def work() -> SearchResult:
             if among is not None:
                 return self._complete(board, among)
-            result = self.search.search(board, depth=limits.depth or None, nodes=limits.nodes or None,
-                                        movetime_ms=movetime,
-                                        on_info=lambda info: on_info([dataclasses.asdict(info)]),
-                                        database=self.database(board.rules))
-            return dataclasses.asdict(result)
+            return self.search.search(board, depth=limits.depth or None, nodes=limits.nodes or None,
+                                      movetime_ms=movetime, on_info=lambda info: on_info([info]),
+                                      database=self.database(board.rules))
 
         self._launch(work, limits, on_done)
 
-    def _complete(self, board: MillBoard, among: list[str]) -> dict:
+    def _complete(self, board: MillBoard, among: list[str]) -> SearchResult:
         """The best of `among` by a short search of each (the one there is, at once)."""
         best, best_value = among[0], -WON - 1
         winner = "1-0" if board.white_to_move else "0-1"
@@ -116,4 +114,4 @@ class MillManager(SearchThread):
                 value = -self.search.search(child, depth=COMPLETION_DEPTH).score
             if value > best_value:
                 best, best_value = turn, value
-        return dataclasses.asdict(SearchResult(best, 0, None, 0, 0, 0, [best]))
+        return SearchResult(best, 0, None, 0, 0, 0, [best])

@@ -13,6 +13,8 @@ from .._mill import ALGORITHMS, DEFAULT_WEIGHTS, MATE_SCORE, MATE_THRESHOLD, MAX
 from .board import MillBoard
 from .db.probe import MillDatabase, fits_move_count
 
+DEFAULT_ALGORITHM = "pvs"
+
 # The evaluation's named weights and their hand-set defaults (100: one stone); see docs/mill.md.
 WEIGHTS: dict[str, int] = dict(zip(WEIGHT_NAMES, DEFAULT_WEIGHTS))
 
@@ -53,7 +55,7 @@ class SearchResult:
 
 
 class MillSearcher:
-    def __init__(self, hash_mb: int = 16, algorithm: str = "pvs", weights: dict[str, int] | None = None):
+    def __init__(self, hash_mb: int = 16, algorithm: str = DEFAULT_ALGORITHM, weights: dict[str, int] | None = None):
         self._search = MillSearch()
         self.set_hash(hash_mb)
         self.set_algorithm(algorithm)

@@ -1,5 +1,5 @@
 """MillSession: the Mill game a front-end talks about (play.game.GameSession): the position, the
-rules for the next game, and the search manager.
+rules for the next game, the options and the search manager.
 
 Rule options are checked when they are set but act from the next new game or position: a game
 in progress keeps the rules it began with. In Sanmill's dialect (`split_turns`) a position may end
@@ -9,14 +9,21 @@ removal; a turn the engine began itself is finished as it planned it.
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
 
+from ..play.game import GameSession
+from ..play.timeman import Limits
 from .board import MillBoard
 from .manager import MillManager
 from .notation import split
+from .options import MILL
 from .rules import MillRules
+from .search import SearchInfo, SearchResult
 
 
-class MillSession:
+class MillSession(GameSession):
+    options = MILL
+
     def __init__(self) -> None:
         self.rules = MillRules()            # for the next game
         self.board = MillBoard()
@@ -24,6 +31,7 @@ class MillSession:
         self.split_turns = False            # Sanmill's dialect: positions may end inside a turn
         self.partial: str | None = None     # the begun turn after `board` (split_turns only)
         self._planned: tuple[int, str] | None = None     # (key, turn) of the engine's last answer
+        self.move_time = MILL["MoveTime"].default       # seconds for a `go` without limits (0: until stop)
 
     def set_rule(self, name: str, value: str) -> bool:
         """Set a rule option (Sanmill's name) or the Variant preset, which resets the others;
@@ -69,10 +77,22 @@ class MillSession:
             turns = [turn for turn in turns if sorted(split(turn)) == planned] or turns
         return turns
 
-    def remember(self, key: int, turn: str) -> None:
-        """The engine answered a first part of `turn` in the position `key`: finish it so when
-        asked for the rest."""
-        self._planned = (key, turn)
+    def search(self, limits: Limits, on_info: Callable[[list[SearchInfo]], None],
+               on_done: Callable[[SearchResult], None]) -> None:
+        """Search the position; `on_done(result)` is called once, from the search thread. In split
+        form the result's move is the turn's next token, and the turn is remembered: the next
+        search inside it answers the rest as planned."""
+        key, given = self.board.key, len(split(self.partial)) if self.partial else 0
+
+        def answer(result: SearchResult) -> None:
+            if self.split_turns:
+                tokens = split(result.move)
+                if len(tokens) > given + 1:
+                    self._planned = (key, result.move)
+                result = dataclasses.replace(result, move=tokens[given])
+            on_done(result)
+
+        self.manager.start(self.board, limits, on_info, answer, among=self.choices())
 
     def perft_divide(self, depth: int) -> list[tuple[str, int]]:
         board = self.board.copy()

@@ -11,7 +11,7 @@ from ..play.timeman import Limits
 from ..protocol.terminal_base import TerminalBase, TerminalError
 from .display import describe
 from .rules import VARIANTS, MillRules
-from .search import WEIGHTS
+from .search import WEIGHTS, SearchInfo
 from .session import MillSession
 
 
@@ -66,14 +66,14 @@ class MillTerminalFrontEnd(TerminalBase):
     def database(self, args: list[str]) -> None:
         """The endgame databases the game's rules use, and this position's value if they hold it."""
         board = self.session.board
-        database = self.manager.database(board.rules)
+        database = self.session.manager.database(board.rules)
         if database is None or not database.classes:
-            where = self.manager.db_path or "no directory (MillDBPath is empty)"
+            where = self.session.manager.db_path or "no directory (MillDBPath is empty)"
             self.write(f"No Mill endgame database is loaded for these rules from {where}; "
                        "play comes from the search alone.")
         else:
             classes = ", ".join(f"{a}-{b}" for a, b in database.classes)
-            self.write(f"Mill endgame databases from {self.manager.db_path}: classes {classes}.")
+            self.write(f"Mill endgame databases from {self.session.manager.db_path}: classes {classes}.")
         for error in database.errors if database is not None else ():
             self.write(error)
         value = database.probe(board._core.position()) if database is not None else None
@@ -102,14 +102,14 @@ class MillTerminalFrontEnd(TerminalBase):
     def show_position(self) -> None:
         self.write(describe(self.session.board))
 
-    def info_writer(self) -> Callable[[list[dict]], None]:
+    def info_writer(self) -> Callable[[list[SearchInfo]], None]:
         sign = 1 if self.session.board.white_to_move else -1
 
-        def show(infos: list[dict]) -> None:
+        def show(infos: list[SearchInfo]) -> None:
             for info in infos:
-                score = f"#{info['mate'] * sign}" if info["mate"] is not None else f"{info['score'] * sign / 100:+.2f}"
-                self.write(f"depth {info['depth']:2}  {score:>6}  {info['time_ms'] / 1000:6.2f} s  "
-                           f"{info['nodes']:>10,} nodes  {' '.join(info['pv'])}")
+                score = f"#{info.mate * sign}" if info.mate is not None else f"{info.score * sign / 100:+.2f}"
+                self.write(f"depth {info.depth:2}  {score:>6}  {info.time_ms / 1000:6.2f} s  "
+                           f"{info.nodes:>10,} nodes  {' '.join(info.pv)}")
         return show
 
     def checked_limits(self, limits: Limits) -> Limits:
@@ -162,7 +162,7 @@ class MillTerminalFrontEnd(TerminalBase):
         if self.thinking:
             raise TerminalError("Pyrope is thinking: type stop first.")
         board = self.session.board
-        score = self.manager.evaluate(board) * (1 if board.white_to_move else -1)
+        score = self.session.manager.evaluate(board) * (1 if board.white_to_move else -1)
         weights = ", ".join(f"{name} {value}" for name, value in WEIGHTS.items())
         self.write(f"Static evaluation: {score / 100:+.2f} stones, White's point of view.\n"
                    f"Weights (100 = a stone): {weights}")

@@ -3,13 +3,14 @@
 Chess (play.session.Session over _core.Board and play.manager.SearchManager) and Mill
 (mill.session.MillSession over MillBoard and mill.manager.MillManager) both provide it, so the
 UCI/UGI front-end, `go` parsing (protocol.uci.parse_go), the clock (play.timeman) and the
-search thread (play.manager.SearchThread) serve both games. These classes are for reading and
-type checking; nothing inherits from them.
+search thread (play.manager.SearchThread) serve both games. GameBoard and GameManager are
+for reading and type checking; both games' sessions inherit GameSession.
 """
 from __future__ import annotations
 
 from typing import Callable, Protocol
 
+from .options import Registry
 from .timeman import Limits
 
 
@@ -46,13 +47,26 @@ class GameManager(Protocol):
     def set_hash(self, megabytes: int) -> int: ...
 
 
-class GameSession(Protocol):
-    """The position a front-end talks about; every method validates before it changes anything."""
+class GameSession:
+    """What every game's session does: it holds the board, the options (a play.options Registry)
+    and the search manager, and passes the front-end's stop, ponderhit and finish on. A game's
+    session (play.session.Session, mill.session.MillSession) adds new_game, set_position,
+    search(limits, on_info, on_done) and perft_divide; each validates before it changes anything."""
     board: GameBoard
     manager: GameManager
+    options: Registry
 
-    def new_game(self) -> None: ...
+    def start_problems(self) -> list[str]:
+        """What the engine could not find at start and what it plays with instead, to be told."""
+        return []
 
-    def set_position(self, fen: str | None, moves: list[str]) -> None: ...    # None: the start
+    def stop(self) -> None:
+        """The search in progress moves now (an infinite or ponder search reports too)."""
+        self.manager.stop()
 
-    def perft_divide(self, depth: int) -> list[tuple[str, int]]: ...
+    def ponderhit(self) -> None:
+        self.manager.ponderhit()
+
+    def finish(self) -> None:
+        """End any search and join its thread (its result is still handed on)."""
+        self.manager.finish()

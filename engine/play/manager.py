@@ -10,8 +10,8 @@ ponder search. With a strength limit (and not in analysis mode) it searches the 
 budget for the time the clock gives the move, and its lines, then lets the Skill choose the move.
 A move played on a clock (wtime/btime or movetime) comes from the opening book when the book has
 one; infinite, mate and searchmoves searches, fixed depth or node searches and analysis mode
-always search. A book result carries the pick under "book". In a won or lost position that
-Pyrope's own tables cover, the mating line they give is the answer, without a search.
+always search. In a won or lost position that Pyrope's own tables cover, the mating line they
+give is the answer, without a search. Info lines and results leave as play.result's types.
 """
 from __future__ import annotations
 
@@ -19,18 +19,20 @@ import dataclasses
 import functools
 import random
 import threading
-from typing import Callable
+from typing import Any, Callable
 
 from .._core import Board, Search, default_eval_params, nnue_enable, set_eval_params
 from ..nnue import loader, netfile
 from ..selfplay.game import read_weights
 from ..book.player import BookPick, BookPlayer
-from .strength import DEFAULT_ELO, Skill
+from .result import Info, Score, SearchLine, SearchResult, info_from_core, result_from_core
+from .options import ANALYSE_MODE, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS, USE_NNUE
+from .strength import Skill
 from .tablebases import MateLine, RootRanking, TablebasePlayer, ranked_line, table_score
-from .timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, TimeManager, make_clock
+from .timeman import Limits, TimeManager, make_clock
 
-InfoCallback = Callable[[list[dict]], None]
-DoneCallback = Callable[[dict], None]
+InfoCallback = Callable[[list[Info]], None]
+DoneCallback = Callable[[SearchResult], None]
 
 
 def one_at_a_time(method):
@@ -63,7 +65,7 @@ class SearchThread:
         self._release.clear()
         self.search.prepare()
 
-    def _launch(self, work: Callable[[], dict], limits: Limits, on_done: DoneCallback) -> None:
+    def _launch(self, work: Callable[[], Any], limits: Limits, on_done: Callable[[Any], None]) -> None:
         """Run `work` on the search thread and hand its result to `on_done`, held back as UCI asks."""
         def run() -> None:
             result = work()
@@ -97,14 +99,14 @@ class SearchManager(SearchThread):
     """Chess: the clock, strength limit, book and tables around the compiled chess search."""
 
     def __init__(self) -> None:
-        super().__init__(Search(threads=1, hash_mb=16))
-        self.multipv = 1
-        self.move_overhead = DEFAULT_MOVE_OVERHEAD_MS
-        self.ponder_allowed = False         # the GUI may ponder: a little more time per move
-        self.limit_strength = False
-        self.elo = DEFAULT_ELO              # the strength limit, when limit_strength is on
-        self.analyse_mode = False           # analysis is always at full strength
-        self.net_enabled = True             # Use NNUE: the loaded net evaluates (the core's default)
+        super().__init__(Search(threads=THREADS.default, hash_mb=HASH.default))
+        self.multipv = MULTIPV.default
+        self.move_overhead = MOVE_OVERHEAD.default
+        self.ponder_allowed = PONDER.default        # the GUI may ponder: a little more time per move
+        self.limit_strength = LIMIT_STRENGTH.default
+        self.elo = ELO.default                      # the strength limit, when limit_strength is on
+        self.analyse_mode = ANALYSE_MODE.default    # analysis is always at full strength
+        self.net_enabled = USE_NNUE.default         # the loaded net evaluates (the core's default too)
         self.net_path = ""                  # NNUEFile: the net loaded, '' none
         self.net_problem: str | None = None     # why the shipped net could not be loaded, if it could not
         self.rng = random.Random()
@@ -195,29 +197,30 @@ class SearchManager(SearchThread):
             report = on_info
             on_info = lambda infos: report([ranked_line(info, ranking) for info in infos])  # noqa: E731
 
-        def work() -> dict:
+        def work() -> SearchResult:
             if mate is not None:
                 result = mate_result(mate)
-                on_info(result["lines"])
+                on_info(result.lines)
             elif pick is not None and pick.move is not None:
                 result = book_result(pick)
             else:
-                result = self.search.run(
+                result = result_from_core(self.search.run(
                     board, depth=limits.depth, nodes=limits.nodes, mate=limits.mate, multipv=multipv,
-                    searchmoves=limits.searchmoves, info=on_info, clock=clock, tb_cardinality=tables.cardinality,
-                    tb_probe_depth=tables.probe_depth, tb_rule50=tables.rule50)
-                if pick is not None:
-                    result["book"] = pick   # only illegal entries: reported, then searched
+                    searchmoves=limits.searchmoves, clock=clock, tb_cardinality=tables.cardinality,
+                    tb_probe_depth=tables.probe_depth, tb_rule50=tables.rule50,
+                    info=lambda infos: on_info([info_from_core(info) for info in infos])))
+                # A pick here holds only illegal entries: they are reported, then the move is searched.
+                result = dataclasses.replace(result, book=pick)
                 if ranking is not None:
-                    result = dict(result, score=table_score(result["score"], ranking.result),
-                                  tbhits=result["tbhits"] + ranking.probes,
-                                  lines=[table_score(line, ranking.result) for line in result["lines"]])
-            if faults:
-                result = dict(result, table_faults=faults)
-            if skill is not None and result["lines"]:
-                line = skill.choose(result["lines"], self.rng)
-                result = dict(result, move=line["pv"][0], ponder=line["pv"][1] if len(line["pv"]) > 1 else None,
-                              pv=line["pv"], score={k: line[k] for k in ("cp", "mate") if k in line})
+                    result = dataclasses.replace(
+                        result, score=table_score(result.score, ranking.result), tbhits=result.tbhits + ranking.probes,
+                        lines=[dataclasses.replace(line, score=table_score(line.score, ranking.result))
+                               for line in result.lines])
+            result = dataclasses.replace(result, table_faults=faults)
+            if skill is not None and result.lines:
+                line = skill.choose(result.lines, self.rng)
+                result = dataclasses.replace(result, move=line.pv[0], ponder=line.pv[1] if len(line.pv) > 1 else None,
+                                             pv=line.pv, score=line.score)
             return result
 
         self._launch(work, limits, on_done)
@@ -237,20 +240,18 @@ class SearchManager(SearchThread):
         super().ponderhit()
 
 
-def book_result(pick: BookPick) -> dict:
-    """A book move in the shape of a search result (no score: the book has none)."""
-    pv = [pick.move] + ([pick.ponder] if pick.ponder else [])
-    return {"move": pick.move, "ponder": pick.ponder, "score": None, "depth": 0, "seldepth": 0,
-            "nodes": 0, "tbhits": 0, "time_ms": 0, "pv": pv, "lines": [], "book": pick}
+def book_result(pick: BookPick) -> SearchResult:
+    """A book move as a search result (no score: the book has none)."""
+    return SearchResult(move=pick.move, ponder=pick.ponder, score=None,
+                        pv=[pick.move] + ([pick.ponder] if pick.ponder else []), book=pick)
 
 
-def mate_result(mate: MateLine) -> dict:
-    """The mating line of Pyrope's tables in the shape of a search result and its info line."""
-    line = {"depth": len(mate.pv), "seldepth": len(mate.pv), "multipv": 1, "mate": mate.mate,
-            "nodes": 0, "nps": 0, "hashfull": 0, "tbhits": mate.probes, "time_ms": 0, "pv": mate.pv}
-    return {"move": mate.pv[0], "ponder": mate.pv[1] if len(mate.pv) > 1 else None,
-            "score": {"mate": mate.mate}, "depth": line["depth"], "seldepth": line["seldepth"],
-            "nodes": 0, "tbhits": mate.probes, "time_ms": 0, "pv": mate.pv, "lines": [line]}
+def mate_result(mate: MateLine) -> SearchResult:
+    """The mating line of Pyrope's tables as a search result, its one line the info line to show."""
+    score, plies = Score(mate=mate.mate), len(mate.pv)
+    line = SearchLine(pv=mate.pv, score=score, depth=plies, seldepth=plies, tbhits=mate.probes)
+    return SearchResult(move=mate.pv[0], ponder=mate.pv[1] if plies > 1 else None, score=score, depth=plies,
+                        seldepth=plies, tbhits=mate.probes, pv=mate.pv, lines=[line])
 
 
 def keep_ranked_moves(limits: Limits, ranking: RootRanking | None) -> Limits:

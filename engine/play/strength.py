@@ -24,6 +24,8 @@ import math
 import random
 from dataclasses import dataclass
 
+from .result import SearchLine
+
 MIN_ELO = 1000
 MAX_ELO = 2050
 DEFAULT_ELO = 1600
@@ -46,11 +48,11 @@ CALIBRATION = [
 ]
 
 
-def line_cp(line: dict) -> int:
-    if "mate" in line:
-        mate = line["mate"]
+def line_cp(line: SearchLine) -> int:
+    mate = line.score.mate
+    if mate is not None:
         return MATE_CP - mate if mate > 0 else -MATE_CP - mate
-    return line["cp"]
+    return line.score.cp
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ class Skill:
         """Lines to search: the candidates when the Skill errs, else only the best."""
         return LINES if self.weakness > 0 else 1
 
-    def choose(self, lines: list[dict], rng: random.Random) -> dict:
+    def choose(self, lines: list[SearchLine], rng: random.Random) -> SearchLine:
         """The line to play among the search's best-first lines (Stockfish's Skill::pick_best):
         each line's score gets a push of weakness * (its loss against the best) plus a random
         share of the spread of the candidates, and the highest total wins. Never a mated line when

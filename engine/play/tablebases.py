@@ -15,14 +15,19 @@ engine answers at once with the shortest mate (or the longest resistance) and it
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+
 from .._core import TB_WIN_SCORE, Board, DtmTables, Tablebases, TablebaseError
 from ..data import shipped
+from .result import Info, Score, SearchLine
 
 MAX_PIECES = 7      # the largest Syzygy tables
 DEFAULT_DTM_PATH = shipped("tablebases")      # the tables shipped with Pyrope
 DEFAULT = "<default>"       # the option value that names the shipped set
 MAX_MATE_PV = 64            # plies of a mating line shown
+DEFAULT_PROBE_DEPTH = 1     # SyzygyProbeDepth: probe from the first ply
+DEFAULT_RULE50 = True       # Syzygy50MoveRule: the fifty-move rule spoils wins and losses
 
 
 @dataclass
@@ -45,18 +50,18 @@ class MateLine:
         return (self.plies + 1) // 2 if self.result > 0 else -(self.plies // 2)
 
 
-def table_score(line: dict, result: int) -> dict:
-    """A search line with its score replaced by the tables' verdict at the root (win, draw or
-    loss), unless the search found a mate, which says more."""
-    if "mate" in line or "cp" not in line:
-        return line
-    return {**line, "cp": result * TB_WIN_SCORE}
+def table_score(score: Score, result: int) -> Score:
+    """The tables' verdict at the root (win, draw or loss) in place of a search's score, unless the
+    search found a mate, which says more."""
+    return score if score.mate is not None else Score(cp=result * TB_WIN_SCORE)
 
 
-def ranked_line(line: dict, ranking: RootRanking) -> dict:
+def ranked_line(info: Info, ranking: RootRanking) -> Info:
     """A search line at a root the tables ranked: the tables' verdict, and tbhits that count the
     root's probes too, as Stockfish's do."""
-    return {**table_score(line, ranking.result), "tbhits": line["tbhits"] + ranking.probes}
+    if not isinstance(info, SearchLine):
+        return info         # the root move being searched: nothing to rank
+    return dataclasses.replace(info, score=table_score(info.score, ranking.result), tbhits=info.tbhits + ranking.probes)
 
 
 def outcome(distance: int, counter: int, rule50: bool) -> int:
@@ -76,8 +81,8 @@ class TablebasePlayer:
     def __init__(self) -> None:
         self.tables: Tablebases | None = None
         self.path = ""
-        self.probe_depth = 1
-        self.rule50 = True
+        self.probe_depth = DEFAULT_PROBE_DEPTH
+        self.rule50 = DEFAULT_RULE50
         self.probe_limit = MAX_PIECES
         self.own = DtmTables("")        # Pyrope's tables: an empty set when none are used
         self.own_path = ""

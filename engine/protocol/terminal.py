@@ -14,8 +14,9 @@ from typing import Callable
 import chess
 
 from .._core import Board, FenError, IllegalMoveError
-from ..book.player import ranked
 from ..play.bench import DEFAULT_DEPTH, run_bench
+from ..play.options import BOOK_FILE, OWN_BOOK
+from ..play.result import CurrentMove, Info, Score, SearchResult
 from ..play.session import Session
 from .display import PLAIN, draw_board
 from .terminal_base import TerminalBase, TerminalError
@@ -61,12 +62,12 @@ def numbered(board: chess.Board, move: chess.Move) -> str:
     return f"{board.fullmove_number}{separator}{board.san(move)}"
 
 
-def white_score(info: dict, white_to_move: bool) -> str:
+def white_score(score: Score, white_to_move: bool) -> str:
     """A search score (side to move's view) in pawns or #mate from White's view."""
     sign = 1 if white_to_move else -1
-    if "mate" in info:
-        return f"#{info['mate'] * sign}"
-    return f"{info['cp'] * sign / 100:+.2f}"
+    if score.mate is not None:
+        return f"#{score.mate * sign}"
+    return f"{score.cp * sign / 100:+.2f}"
 
 
 class TerminalFrontEnd(TerminalBase):
@@ -127,26 +128,26 @@ class TerminalFrontEnd(TerminalBase):
 
     # --- searching ------------------------------------------------------------------------
 
-    def info_writer(self) -> Callable[[list[dict]], None]:
+    def info_writer(self) -> Callable[[list[Info]], None]:
         root = chess_board(self.session.board)
         return lambda infos: self.show_infos(root, infos)
 
-    def show_infos(self, root: chess.Board, infos: list[dict]) -> None:
+    def show_infos(self, root: chess.Board, infos: list[Info]) -> None:
         # One line per finished iteration; aspiration re-searches and current moves would only
         # scroll the screen.
         for info in infos:
-            if "currmove" in info or info.get("lowerbound") or info.get("upperbound"):
+            if isinstance(info, CurrentMove) or info.bound:
                 continue
-            pv = root.variation_san([chess.Move.from_uci(move) for move in info["pv"]])
-            self.write(f"depth {info['depth']:2}  {white_score(info, root.turn == chess.WHITE):>6}  "
-                       f"{info['time_ms'] / 1000:6.2f} s  {info['nodes']:>10,} nodes  {pv}")
+            pv = root.variation_san([chess.Move.from_uci(move) for move in info.pv])
+            self.write(f"depth {info.depth:2}  {white_score(info.score, root.turn == chess.WHITE):>6}  "
+                       f"{info.time_ms / 1000:6.2f} s  {info.nodes:>10,} nodes  {pv}")
 
-    def play_engine_move(self, result: dict) -> None:
-        pick = result.get("book")
+    def play_engine_move(self, result: SearchResult) -> None:
+        pick = result.book
         for index, stored in pick.illegal if pick else ():
             self.write(f"The book {pick.path} has an entry ({index}: {stored}) that is not a legal move "
                        f"here; it was skipped.")
-        self.push(result["move"], by_engine=True, note=" (from the book)" if pick and pick.move else "")
+        self.push(result.move, by_engine=True, note=" (from the book)" if pick and pick.move else "")
 
     # --- looking at the position ----------------------------------------------------------
 
@@ -164,24 +165,23 @@ class TerminalFrontEnd(TerminalBase):
         self.write("The board is drawn in " + ("chess symbols." if self.board_style.unicode else "letters."))
 
     def book(self, args: list[str]) -> None:
-        book = self.manager.book
+        moves, path = self.session.book_moves(), BOOK_FILE.read(self.session)
         if args in (["on"], ["off"]):
-            if args == ["on"] and book.book is None:
+            if args == ["on"] and moves is None:
                 raise TerminalError("There is no opening book to play from.")
-            book.enabled = args == ["on"]
-            self.write(f"Pyrope {'plays from' if book.enabled else 'does not use'} its opening book.")
+            OWN_BOOK.apply(self.session, args == ["on"])
+            self.write(f"Pyrope {'plays from' if args == ['on'] else 'does not use'} its opening book.")
             return
         if args:
             raise TerminalError("book takes nothing, on or off.")
-        if book.book is None:
+        if moves is None:
             raise TerminalError("There is no opening book.")
-        moves, _ = book.entries(self.session.board)
         if not moves:
-            self.write(f"This position is not in the book ({book.path}).")
+            self.write(f"This position is not in the book ({path}).")
             return
         position = chess_board(self.session.board)
-        self.write(f"Book moves ({book.path}{'' if book.enabled else ', not in use'}):")
-        for move, weight, share in ranked(moves):
+        self.write(f"Book moves ({path}{'' if OWN_BOOK.read(self.session) else ', not in use'}):")
+        for move, weight, share in moves:
             self.write(f"  {position.san(position.parse_uci(move)):8} {100 * share:5.1f}%  weight {weight}")
 
     def eval(self, args: list[str]) -> None:

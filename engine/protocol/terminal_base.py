@@ -1,9 +1,9 @@
 """What terminal mode does for every game: read a person's lines, play their moves, answer with
-the engine's, one search at a time on the manager's thread, `go`/`stop`/`undo`/`force`/`play`.
+the engine's, one search at a time on the session's search thread, `go`/`stop`/`undo`/`force`/`play`.
 
 A game's terminal (protocol.terminal for chess, mill.terminal for Mill) adds its commands and the
 hooks marked below: how a typed move is read and named, what is shown with a move, its help.
-Commands are read on the main thread while searches run on the manager's thread, so `stop` and
+Commands are read on the main thread while searches run on their own thread, so `stop` and
 `d` work while the engine thinks.
 """
 from __future__ import annotations
@@ -31,7 +31,6 @@ class TerminalBase:
 
     def __init__(self, session: GameSession, write: Callable[[str], None]) -> None:
         self.session = session
-        self.manager = session.manager
         self.write = write
         self.reply_limits = self.default_limits
         self.auto_reply = True
@@ -70,12 +69,13 @@ class TerminalBase:
     def show_position(self) -> None:
         """Called after each move, before a game end is announced."""
 
-    def info_writer(self) -> Callable[[list[dict]], None]:
+    def info_writer(self) -> Callable[[list], None]:
         """What shows a search's info lines (made when the search starts, for its root)."""
         raise NotImplementedError
 
-    def play_engine_move(self, result: dict) -> None:
-        self.push(result["move"], by_engine=True)
+    def play_engine_move(self, result) -> None:
+        """The game's search result (play.result's or mill.search's SearchResult) arrived."""
+        self.push(result.move, by_engine=True)
 
     def checked_limits(self, limits: Limits) -> Limits:
         for move in limits.searchmoves:
@@ -91,7 +91,7 @@ class TerminalBase:
         # The input ended (a piped script): let a search that ends by itself finish and move.
         if not self.infinite:
             self.idle.wait()
-        self.manager.finish()
+        self.session.finish()
 
     def handle(self, line: str) -> bool:
         """Carry out one line; return False when the user quits."""
@@ -194,15 +194,14 @@ class TerminalBase:
         self.start_search(limits)
 
     def start_search(self, limits: Limits) -> None:
-        board = self.session.board
         show = self.info_writer()
         self.search_id += 1
         search_id = self.search_id
         self.thinking, self.infinite = True, limits.infinite
         self.idle.clear()
-        self.manager.start(board, limits, show, lambda result: self.engine_moved(search_id, result))
+        self.session.search(limits, show, lambda result: self.engine_moved(search_id, result))
 
-    def engine_moved(self, search_id: int, result: dict) -> None:
+    def engine_moved(self, search_id: int, result) -> None:
         try:
             with self.lock:
                 if search_id != self.search_id:
@@ -215,7 +214,7 @@ class TerminalBase:
     def stop(self, args: list[str]) -> None:
         if not self.thinking:
             raise TerminalError("Pyrope is not thinking.")
-        self.manager.stop()
+        self.session.stop()
 
     def cancel_search(self) -> None:
         """End a search without playing its move (called without the lock: the search thread may
@@ -223,7 +222,7 @@ class TerminalBase:
         with self.lock:
             self.search_id += 1
             self.thinking = False
-        self.manager.finish()
+        self.session.finish()
         self.idle.set()
 
     def perft(self, args: list[str]) -> None:

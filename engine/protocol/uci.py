@@ -1,4 +1,4 @@
-"""UCI front-end: reads UCI commands, drives the Session and the SearchManager, writes replies.
+"""UCI front-end: reads UCI commands, turns them into calls on the session, writes its replies.
 
 It translates text only. Every error is reported as `info string error: ...`; the engine keeps
 its previous state and keeps reading. Searches run in the background, so `stop` and `isready`
@@ -6,19 +6,17 @@ are answered at once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .. import __version__
 from .._core import BookError, FenError, IllegalMoveError, ParamFileError, TablebaseError
 from ..nnue.netfile import NetFileError
-from ..book.player import DEFAULT_DEPTH as BOOK_DEPTH, MAX_DEPTH as BOOK_MAX_DEPTH, BookPick
+from ..book.player import BookPick
 from ..play.bench import DEFAULT_DEPTH, run_bench
-from ..play.session import Session
-from ..play.strength import DEFAULT_ELO, MAX_ELO, MIN_ELO
-from ..play.tablebases import DEFAULT as TB_DEFAULT
-from ..play.tablebases import MAX_PIECES as TB_MAX_PIECES
-from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits
+from ..play.options import CHECK, COMBO, SPIN, STRING, Option, Report
+from ..play.result import CurrentMove, Info, SearchResult
+from ..play.game import GameSession
+from ..play.timeman import Limits
 from ..play.wdl import win_draw_loss
 from .display import PLAIN, draw_board
 
@@ -32,49 +30,11 @@ TIME_MAXIMUM_MS = 2 ** 40
 PERFT_MAXIMUM = 12
 BENCH_MAXIMUM = 64
 GO_FLAGS = ("infinite", "ponder")
-BUTTONS = ("Clear Hash",)
-STRING_OPTIONS = ("EvalFile", "NNUEFile", "BookFile", "SyzygyPath", "PyropeTBPath")
-EMPTY = ("", "<empty>")
+EMPTY = ("", "<empty>")     # a string option's value for none
 
 
 class UciError(ValueError):
     """A command that cannot be carried out; its message goes to the GUI as info string."""
-
-
-@dataclass
-class SpinOption:
-    default: int
-    minimum: int
-    maximum: int
-
-
-SPIN_OPTIONS = {
-    "Hash": SpinOption(16, 1, 65536),
-    "Threads": SpinOption(1, 1, 256),
-    "MultiPV": SpinOption(1, 1, 64),
-    "Move Overhead": SpinOption(DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
-    "UCI_Elo": SpinOption(DEFAULT_ELO, MIN_ELO, MAX_ELO),
-    "BookDepth": SpinOption(BOOK_DEPTH, 0, BOOK_MAX_DEPTH),
-    "SyzygyProbeDepth": SpinOption(1, 1, 100),
-    "SyzygyProbeLimit": SpinOption(TB_MAX_PIECES, 0, TB_MAX_PIECES),
-}
-
-# Check options and their defaults. Ponder: the GUI may ponder (the time manager then plans a
-# little more per move); UCI_AnalyseMode: analysis, always at full strength; UCI_ShowWDL: win/draw/
-# loss chances on every score; UCI_LimitStrength: play at UCI_Elo; OwnBook (on when a book was
-# found at start) and BookVariety: play from the opening book, weighted-random or heaviest move;
-# Use NNUE: evaluate with the net of NNUEFile (by default the shipped one) when one is loaded, else hand-crafted.
-CHECK_OPTIONS = {
-    "OwnBook": True,
-    "BookVariety": True,
-    "Syzygy50MoveRule": True,
-    "Ponder": False,
-    "UCI_Chess960": False,
-    "UCI_AnalyseMode": False,
-    "UCI_LimitStrength": False,
-    "UCI_ShowWDL": False,
-    "Use NNUE": True,
-}
 
 
 def parse_go(args: list[str], report: Callable[[str], None], aliases: dict[str, str] | None = None) -> Limits:
@@ -112,19 +72,17 @@ def parse_go(args: list[str], report: Callable[[str], None], aliases: dict[str, 
     return limits
 
 
-def format_info(info: dict, show_wdl: bool = False) -> str:
-    if "currmove" in info:
-        return f"info depth {info['depth']} currmove {info['currmove']} currmovenumber {info['currmovenumber']}"
-    score = f"mate {info['mate']}" if "mate" in info else f"cp {info['cp']}"
-    if info.get("lowerbound"):
-        score += " lowerbound"
-    elif info.get("upperbound"):
-        score += " upperbound"
+def format_info(info: Info, show_wdl: bool = False) -> str:
+    if isinstance(info, CurrentMove):
+        return f"info depth {info.depth} currmove {info.move} currmovenumber {info.number}"
+    score = f"mate {info.score.mate}" if info.score.mate is not None else f"cp {info.score.cp}"
+    if info.bound:
+        score += f" {info.bound}"
     if show_wdl:
-        score += " wdl {} {} {}".format(*win_draw_loss(info))
-    return (f"info depth {info['depth']} seldepth {info['seldepth']} multipv {info['multipv']} "
-            f"score {score} nodes {info['nodes']} nps {info['nps']} hashfull {info['hashfull']} "
-            f"tbhits {info['tbhits']} time {info['time_ms']} pv {' '.join(info['pv'])}")
+        score += " wdl {} {} {}".format(*win_draw_loss(info.score))
+    return (f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
+            f"score {score} nodes {info.nodes} nps {info.nps} hashfull {info.hashfull} "
+            f"tbhits {info.tbhits} time {info.time_ms} pv {' '.join(info.pv)}")
 
 
 def book_report(pick: BookPick) -> list[str]:
@@ -152,21 +110,47 @@ def check_value(name: str, value: str) -> bool:
     return value.lower() == "true"
 
 
-def spin_value(name: str, spin: SpinOption, value: str) -> int:
+def spin_value(option: Option, value: str) -> int:
     try:
         number = int(value)
     except ValueError:
-        raise UciError(f"{name} takes a whole number, not {value!r}") from None
-    if not spin.minimum <= number <= spin.maximum:
-        raise UciError(f"{name} must be between {spin.minimum} and {spin.maximum}, not {number}")
+        raise UciError(f"{option.name} takes a whole number, not {value!r}") from None
+    if not option.minimum <= number <= option.maximum:
+        raise UciError(f"{option.name} must be between {option.minimum} and {option.maximum}, not {number}")
     return number
+
+
+def option_value(option: Option, text: str) -> object:
+    """The value `setoption` gives `option`, of the option's type (a combo's value is the option's
+    to check: its rules word the refusal)."""
+    if option.kind == SPIN:
+        return spin_value(option, text)
+    if option.kind == CHECK:
+        return check_value(option.name, text)
+    if option.kind == STRING:
+        return "" if text in EMPTY else text
+    return text if option.kind == COMBO else None
+
+
+def option_line(option: Option, session) -> str:
+    """The `option name ...` line `uci` announces."""
+    line, default = f"option name {option.name} type {option.kind}", option.announced_default(session)
+    if option.kind == SPIN:
+        return f"{line} default {default} min {option.minimum} max {option.maximum}"
+    if option.kind == CHECK:
+        return f"{line} default {str(default).lower()}"
+    if option.kind == COMBO:
+        return f"{line} default {default} " + " ".join(f"var {choice}" for choice in option.choices)
+    if option.kind == STRING:
+        return f"{line} default {default or '<empty>'}"
+    return line
 
 
 class UciFrontEnd:
     """UCI for chess. Another game's front-end (mill.uci) overrides the class attributes below and
-    the game's parts: uci (identity and options), setoption, checked_limits, start_search,
-    send_infos, send_bestmove, describe; the rest -- reading, position, go parsing, isready, stop,
-    perft, bench -- is shared."""
+    the game's parts: checked_limits, send_infos, send_bestmove, describe; the rest --
+    reading, options (the session's registry), position, go parsing, isready, stop, perft, bench --
+    is shared."""
     go_aliases: dict[str, str] = {}     # other protocols' go words for UCI's
     board_style = PLAIN                 # how `d` draws the board; the command line sets it for a terminal
     # The game's hooks: the errors that bad input raises, and the answer to `go` after the game's end.
@@ -176,11 +160,9 @@ class UciFrontEnd:
     bench_runner = staticmethod(run_bench)
     bench_depth, bench_maximum = DEFAULT_DEPTH, BENCH_MAXIMUM
 
-    def __init__(self, session: Session, write: Callable[[str], None]) -> None:
+    def __init__(self, session: GameSession, write: Callable[[str], None]) -> None:
         self.session = session
-        self.manager = session.manager
         self.write = write
-        self.show_wdl = False
         self.commands = {
             "uci": self.uci,
             "debug": lambda args: None,
@@ -190,8 +172,8 @@ class UciFrontEnd:
             "setoption": self.setoption,
             "position": self.position,
             "go": self.go,
-            "stop": lambda args: self.manager.stop(),
-            "ponderhit": lambda args: self.manager.ponderhit(),
+            "stop": lambda args: self.session.stop(),
+            "ponderhit": lambda args: self.session.ponderhit(),
             "d": lambda args: self.write(self.describe()),
             "bench": self.bench,
         }
@@ -203,7 +185,7 @@ class UciFrontEnd:
             return True
         command, args = words[0], words[1:]
         if command == "quit":
-            self.manager.finish()
+            self.session.finish()
             return False
         handler = self.commands.get(command)
         try:
@@ -218,7 +200,7 @@ class UciFrontEnd:
         for line in lines:
             if not self.handle(line):
                 return
-        self.manager.finish()
+        self.session.finish()
 
     def error(self, message: str) -> None:
         self.write(f"info string error: {message}")
@@ -226,98 +208,25 @@ class UciFrontEnd:
     def uci(self, args: list[str]) -> None:
         self.write(f"id name {ENGINE_NAME}")
         self.write(f"id author {ENGINE_AUTHOR}")
-        for name, spin in SPIN_OPTIONS.items():
-            self.write(f"option name {name} type spin default {spin.default} min {spin.minimum} max {spin.maximum}")
-        book = self.manager.book
-        for name, default in CHECK_OPTIONS.items():
-            default = book.enabled if name == "OwnBook" else default
-            self.write(f"option name {name} type check default {str(default).lower()}")
-        for name in BUTTONS:
-            self.write(f"option name {name} type button")
-        self.write("option name EvalFile type string default <empty>")
-        self.write(f"option name NNUEFile type string default {self.manager.net_path or '<empty>'}")
-        self.write(f"option name BookFile type string default {book.path or '<empty>'}")
-        self.write("option name SyzygyPath type string default <empty>")
-        self.write(f"option name PyropeTBPath type string default {TB_DEFAULT}")
+        for option in self.session.options:
+            self.write(option_line(option, self.session))
         self.write("uciok")
-        if book.problem:
-            self.error(f"{book.problem}; playing without a book")
-        if self.manager.net_problem:
-            self.error(f"{self.manager.net_problem}; playing with the hand-crafted evaluation")
+        for problem in self.session.start_problems():
+            self.error(problem)
 
     def setoption(self, args: list[str]) -> None:
-        name, value = parse_setoption(args)
-        canonical = {key.lower(): key for key in (*SPIN_OPTIONS, *CHECK_OPTIONS, *BUTTONS, *STRING_OPTIONS)
-                     }.get(name.lower())
-        if canonical is None:
+        name, text = parse_setoption(args)
+        option = self.session.options.find(name)
+        if option is None:
             raise UciError(f"no such option: {name}")
-        if canonical == "Clear Hash":
-            self.manager.clear()
-        elif canonical == "EvalFile":
-            self.manager.load_eval_file(value if value not in EMPTY else None)
-        elif canonical == "NNUEFile":
-            # A bad file raises NetFileError naming it and the fault; the net in use stays.
-            self.manager.load_net(value if value not in EMPTY else None)
-        elif canonical == "BookFile":
-            # A bad file raises BookError naming it; the book in use stays.
-            self.manager.book.load(value if value not in EMPTY else "")
-        elif canonical == "SyzygyPath":
-            self.report_tables(self.manager.load_tablebases(value if value not in EMPTY else ""))
-        elif canonical == "PyropeTBPath":
-            self.report_tables(self.manager.load_own_tablebases(value if value not in EMPTY else ""))
-        elif canonical in CHECK_OPTIONS:
-            self.set_check(canonical, value)
-        else:
-            self.set_spin(canonical, value)
+        self.tell(option.apply(self.session, option_value(option, text)))
 
-    def set_check(self, name: str, value: str) -> None:
-        enabled = check_value(name, value)
-        if name == "UCI_Chess960":
-            self.session.set_chess960(enabled)
-        elif name == "Ponder":
-            self.manager.ponder_allowed = enabled
-        elif name == "UCI_AnalyseMode":
-            self.manager.analyse_mode = enabled
-        elif name == "UCI_LimitStrength":
-            self.manager.limit_strength = enabled
-        elif name == "UCI_ShowWDL":
-            self.show_wdl = enabled
-        elif name == "OwnBook":
-            self.manager.book.enabled = enabled
-        elif name == "BookVariety":
-            self.manager.book.variety = enabled
-        elif name == "Syzygy50MoveRule":
-            self.manager.tablebases.rule50 = enabled
-        elif name == "Use NNUE":
-            self.manager.use_net(enabled)
-
-    def set_spin(self, name: str, value: str) -> None:
-        number = spin_value(name, SPIN_OPTIONS[name], value)
-        if name == "Hash":
-            granted = self.manager.set_hash(number)
-            if granted < number:
-                self.write(f"info string Hash {number} MB cannot be used here; using {granted} MB")
-        elif name == "Threads":
-            self.manager.set_threads(number)
-        elif name == "MultiPV":
-            self.manager.multipv = number
-        elif name == "Move Overhead":
-            self.manager.move_overhead = number
-        elif name == "UCI_Elo":
-            self.manager.elo = number
-        elif name == "BookDepth":
-            self.manager.book.depth = number
-        elif name == "SyzygyProbeDepth":
-            self.manager.tablebases.probe_depth = number
-        elif name == "SyzygyProbeLimit":
-            self.manager.tablebases.probe_limit = number
-
-    def report_tables(self, messages: list[str]) -> None:
-        """Say what a tables path held: its problems as errors, then the tables found."""
-        for message in messages[:-1]:
-            self.error(message)
-        for message in messages[-1:]:
-            self.write(f"info string {message}")
+    def tell(self, report: Report) -> None:
+        """What setting an option found: its problems as errors, then its notes."""
+        for problem in report.problems:
+            self.error(problem)
+        for note in report.notes:
+            self.write(f"info string {note}")
 
     def position(self, args: list[str]) -> None:
         moves: list[str] = []
@@ -342,7 +251,7 @@ class UciFrontEnd:
             self.write(f"info string no legal moves: {outcome[1]}, {outcome[0]}")
             self.write(f"bestmove {self.null_move}")
             return
-        self.start_search(limits)
+        self.session.search(limits, self.send_infos, self.send_bestmove)
 
     def checked_limits(self, limits: Limits) -> Limits:
         """The game's hook: the limits this game can search with (searchmoves must be legal)."""
@@ -350,21 +259,18 @@ class UciFrontEnd:
             self.session.board.move_code(move)      # raises IllegalMoveError naming the move
         return limits
 
-    def start_search(self, limits: Limits) -> None:
-        self.manager.start(self.session.board, limits, self.send_infos, self.send_bestmove)
-
-    def send_infos(self, infos: list[dict]) -> None:
+    def send_infos(self, infos: list[Info]) -> None:
         for info in infos:
-            self.write(format_info(info, self.show_wdl))
+            self.write(format_info(info, self.session.show_wdl))
 
-    def send_bestmove(self, result: dict) -> None:
-        if "book" in result:
-            for line in book_report(result["book"]):
+    def send_bestmove(self, result: SearchResult) -> None:
+        if result.book is not None:
+            for line in book_report(result.book):
                 self.write(f"info string {line}")
-        for fault in result.get("table_faults", ()):
+        for fault in result.table_faults:
             self.error(f"{fault}; playing on without that table")
-        ponder = f" ponder {result['ponder']}" if result["ponder"] else ""
-        self.write(f"bestmove {result['move']}{ponder}")
+        ponder = f" ponder {result.ponder}" if result.ponder else ""
+        self.write(f"bestmove {result.move}{ponder}")
 
     def perft(self, args: list[str]) -> None:
         if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= PERFT_MAXIMUM:
@@ -381,7 +287,7 @@ class UciFrontEnd:
         maximum = self.bench_maximum
         if len(args) > 1 or (args and (not args[0].isdigit() or not 1 <= int(args[0]) <= maximum)):
             raise UciError(f"bench takes an optional depth from 1 to {maximum}")
-        self.manager.finish()
+        self.session.finish()
         self.bench_runner(self.write, int(args[0]) if args else self.bench_depth)
 
     def describe(self) -> str:

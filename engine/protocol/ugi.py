@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..play.session import Session
+from ..play.game import GameSession
 from .uci import UciError, UciFrontEnd
 
 # UGI's go words and the UCI words (Limits fields) they stand for.
@@ -20,7 +20,7 @@ RESULTS = {"1-0": "p1win", "0-1": "p2win", "1/2-1/2": "draw"}
 class UgiFrontEnd(UciFrontEnd):
     go_aliases = GO_WORDS
 
-    def __init__(self, session: Session, write: Callable[[str], None]) -> None:
+    def __init__(self, session: GameSession, write: Callable[[str], None]) -> None:
         super().__init__(session, write)
         del self.commands["uci"], self.commands["ucinewgame"]
         self.commands.update(ugi=self.ugi, uginewgame=lambda args: self.session.new_game(), query=self.query)
