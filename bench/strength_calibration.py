@@ -16,6 +16,7 @@ session, and chunks of a setting since changed are kept in the file but no longe
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import re
@@ -23,6 +24,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from pyrope.nnue.loader import DEFAULT_NET
 from pyrope.play import strength
 from pyrope.play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
 from pyrope.selfplay.match import elo_interval, parse_tc
@@ -31,6 +33,7 @@ OPENINGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "
 RESULTS = Path(__file__).resolve().parent / "results" / "strength.jsonl"
 STOCKFISH_FLOOR = 1350     # Debian Stockfish 15.1's lowest UCI_Elo
 FAULTS = ("time forfeits", "illegal moves", "crashes")
+NET_SHA256 = hashlib.sha256(DEFAULT_NET.read_bytes()).hexdigest()[:16]
 
 
 def first_move_ms(tc: str) -> int:
@@ -44,12 +47,13 @@ def first_move_ms(tc: str) -> int:
 
 def setting(level: int, tc: str) -> dict:
     """The level's setting in the code the engines will run now (re-read: it may have been edited
-    since this run began, and a chunk must be filed under what it measured): its row, and the
-    budget of its first move under `tc`, which tells apart settings that differ only in how the
-    budget follows the clock."""
+    since this run began, and a chunk must be filed under what it measured): its row, the budget of
+    its first move under `tc`, which tells apart settings that differ only in how the budget
+    follows the clock, and the net limited play evaluates with (the first 16 hex digits of its
+    SHA-256), since the same budget plays at another strength with another evaluation."""
     skill = importlib.reload(strength).Skill(level)
     return {"nodes": skill.nodes(), "weakness": skill.weakness, "exponent": round(skill.exponent, 4),
-            "budget": skill.nodes(first_move_ms(tc))}
+            "budget": skill.nodes(first_move_ms(tc)), "net": NET_SHA256}
 
 
 def play(level: int, tc: str, chunk: int, games: int, concurrency: int, stockfish: str) -> dict:
