@@ -290,9 +290,9 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(positions, tmp_path, capsys,
     assert train(positions, cut) == 0
     # As if killed during epoch 3, before any checkpoint within it.
     (tmp_path / "cut.checkpoints" / "epoch-003.pt").unlink()
-    assert train(positions, cut) == 1
+    assert train(positions, cut) == 2      # usage: the checkpoints need --resume
     assert "already holds checkpoints: give --resume" in capsys.readouterr().err
-    assert train(positions, cut, "--hidden", "32", "--resume") == 1
+    assert train(positions, cut, "--hidden", "32", "--resume") == 2
     assert "made with other hidden" in capsys.readouterr().err
     assert train(positions, cut, "--resume") == 0
     assert "resuming after epoch 2 from" in capsys.readouterr().out
@@ -366,7 +366,7 @@ def test_init_starts_from_the_given_net(positions, tmp_path, capsys):
     # Rounding the rescaled output weights (to 1/64 each) moves an evaluation by a few cp.
     assert after == pytest.approx(before, abs=5)
     # A net of another shape, or no net at all, is named and refused.
-    assert train(positions, tmp_path / "wide.nnue", "--hidden", "32", "--init", str(first)) == 1
+    assert train(positions, tmp_path / "wide.nnue", "--hidden", "32", "--init", str(first)) == 2
     assert f"--init {first} is a 16 screlu net, where this run trains 32 screlu" in capsys.readouterr().err
-    assert train(positions, tmp_path / "none.nnue", "--init", str(tmp_path / "missing.nnue")) == 1
+    assert train(positions, tmp_path / "none.nnue", "--init", str(tmp_path / "missing.nnue")) == 2
     assert "cannot read the net file" in capsys.readouterr().err
