@@ -34,7 +34,7 @@ DEFAULT_RULE50 = True       # Syzygy50MoveRule: the fifty-move rule spoils wins 
 class RootRanking:
     moves: list[str]        # the moves kept
     result: int             # 1 win, 0 draw, -1 loss, for the side to move
-    probes: int             # table probes made to rank the moves (reported in tbhits)
+    probes: int = 0         # table probes made to rank the moves (rank_root counts them; tbhits)
 
 
 @dataclass
@@ -189,8 +189,7 @@ class TablebasePlayer:
         if not worths:
             return None
         best = max(worths.values())
-        return RootRanking([move for move, worth in worths.items() if worth == best], (best > 0) - (best < 0),
-                           self._probes)
+        return RootRanking([move for move, worth in worths.items() if worth == best], (best > 0) - (best < 0))
 
     def dtm_worth(self, board: Board, move: str) -> int:
         """A move's value by Pyrope's tables, larger is better: quick wins, slow wins, draws,
@@ -227,7 +226,7 @@ class TablebasePlayer:
             # The least signed distance: of a win the fastest progress, of a loss the longest resistance.
             target = min(distances[move] for move in kept)
             kept = [move for move in kept if distances[move] == target]
-        return RootRanking(kept, best, self._probes)
+        return RootRanking(kept, best)
 
     def distance_after(self, child: Board) -> int:
         """Signed plies to the next zeroing move for the side that just moved into `child`
