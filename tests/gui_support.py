@@ -59,10 +59,12 @@ def virtual_display(size: str = "1280x1024x24") -> Iterator[str]:
         process.wait(timeout=30)
 
 
-def start_gui(command: list[str], display: str, home: Path, log: Path, cwd: Path) -> subprocess.Popen:
+def start_gui(command: list[str], display: str, home: Path, log: Path, cwd: Path,
+              path: str = GAMES_PATH) -> subprocess.Popen:
     """Start a GUI on `display` with its own HOME (no settings of the person running the tests are
-    read or written) in a session of its own, so that stop_gui also ends the engines it started."""
-    env = {**os.environ, "DISPLAY": display, "HOME": str(home), "PATH": GAMES_PATH,
+    read or written) in a session of its own, so that stop_gui also ends the engines it started.
+    `path` is its PATH."""
+    env = {**os.environ, "DISPLAY": display, "HOME": str(home), "PATH": path,
            "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
            "XDG_CACHE_HOME": str(home / ".cache"), "NO_AT_BRIDGE": "1"}
     with open(log, "wb") as output:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gui_support import find_program, find_window, start_gui, stop_gui, wait_until, xdotool
@@ -19,6 +19,11 @@ OPPONENT_NAME = "fairymax"
 SAVED_GAME = "pyrope-game"          # PyChess's autoSaveFormat: the file name without .pgn
 PYCHESS_CONST = Path("/usr/lib/python3/dist-packages/pychess/Utils/const.py")
 # Dialogs a first start shows (downloads, tip of the day) and sounds: off.
+# PyChess's PATH: it adds every engine it knows of that it finds on its PATH to its lists, and the
+# New Game dialog's preset is a position in them; in /usr/bin and /bin, Debian's engines (in
+# /usr/games) are not found, so the lists hold exactly PyChess.py, Pyrope and Fairy-Max (both given
+# by absolute path) on any machine.
+ENGINELESS_PATH = "/usr/bin:/bin"
 QUIET = {"dont_show_externals_at_startup": "True", "show_tip_at_startup": "False", "usesounds": "False"}
 
 
@@ -26,6 +31,8 @@ QUIET = {"dont_show_externals_at_startup": "True", "show_tip_at_startup": "False
 class PychessGame:
     home: Path
     display: str
+    # The logs there were before the last start: the log of that start is the first one after them.
+    logs_before: frozenset = field(default=frozenset())
 
     @property
     def engines_json(self) -> Path:
@@ -43,7 +50,9 @@ class PychessGame:
         return [find_program("pychess") or "pychess", "--no-version-check", "--log-debug"]
 
     def start(self):
-        return start_gui(self.command(), self.display, home=self.home, log=self.home / "pychess.out", cwd=self.home)
+        self.logs_before = frozenset(self._logs())
+        return start_gui(self.command(), self.display, home=self.home, log=self.home / "pychess.out", cwd=self.home,
+                         path=ENGINELESS_PATH)
 
     # -- setting up, as a person would in Edit > Engines and the New Game dialog ----------------
 
@@ -130,8 +139,13 @@ class PychessGame:
                 if f"('{ENGINE_NAME}'" in line and re.search(r"info string error|Illegal|illegal move|died", line)]
 
     def log(self) -> str:
-        logs = sorted((self.home / ".local" / "share" / "pychess").glob("*.log"))
-        return logs[-1].read_text(errors="replace") if logs else ""
+        """The log of PyChess's last start. Not simply the newest log: a game's start also starts a
+        second PyChess process, whose log of two warnings is newer than the main window's."""
+        logs = [path for path in self._logs() if path not in self.logs_before]
+        return logs[0].read_text(errors="replace") if logs else ""
+
+    def _logs(self) -> list[Path]:
+        return sorted((self.home / ".local" / "share" / "pychess").glob("*.log"))     # named by their time
 
     # -- helpers -----------------------------------------------------------------------------------
 

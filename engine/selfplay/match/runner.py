@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import signal
 import sys
+import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Protocol, Sequence, TextIO, Tuple
 
@@ -327,14 +329,43 @@ class Match:
         lines.append(f"Terminations: {counts or 'none'}")
         return "\n".join(lines + self.game.report_lines(self))
 
+    def run_until_interrupted(self) -> bool:
+        """Run the match on its own event loop; False if Ctrl-C stopped it. SIGINT goes to our handler
+        for the whole call, not to KeyboardInterrupt: one that landed while asyncio builds or closes
+        its loop would leave a half-made loop whose destructor prints a traceback. The handler cancels
+        the match's task, whose `finally` blocks quit the engines."""
+        interrupted = False
+        main_task: Optional[asyncio.Task] = None
+
+        def on_sigint(signum, frame) -> None:
+            nonlocal interrupted
+            interrupted = True
+            if main_task is not None and not main_task.done():
+                main_task.get_loop().call_soon_threadsafe(main_task.cancel)
+
+        async def main() -> None:
+            nonlocal main_task
+            main_task = asyncio.current_task()
+            if not interrupted:
+                await self.run()
+
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, on_sigint) if in_main_thread else None
+        try:
+            asyncio.run(main())
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if in_main_thread:
+                signal.signal(signal.SIGINT, previous)
+        return not interrupted
+
     def play(self, command: str) -> int:
         """Run the match from a command line and print its report; the exit code: 0, 2 when it stopped
         on an engine that cannot start (its command is bad input), 130 on Ctrl-C. `command` begins the
         messages on stderr. A record file that cannot be written (OSError) is the work failing: the
         command line reports it, exit 1."""
-        try:
-            asyncio.run(self.run())
-        except KeyboardInterrupt:
+        if not self.run_until_interrupted():
             self.error = "interrupted"
         if self.error is not None:
             print(f"{command}: stopped: {self.error}", file=sys.stderr)
