@@ -6,7 +6,7 @@ their table.
 
 Each check is one `pyrope match` of this checkout's Pyrope (`python3 -m pyrope.cli`, one thread,
 Hash 64, books off) at 10s+0.1s from ../shared/data/openings/balanced-8ply.epd (each opening twice,
-colours swapped), against Stockfish 15.1 limited by UCI_LimitStrength or against itself; "-hce"
+colours swapped), against Stockfish 15.1 limited by UCI_LimitStrength, Glaurung, Sunfish or itself; "-hce"
 plays with `Use NNUE` off (the hand-crafted evaluation: the ladder before the net), "-net" with the
 shipped net (after). The issue's criterion is in the table's last column:
 
@@ -17,6 +17,8 @@ shipped net (after). The issue's criterion is in the table's last column:
   sf2200-net  the net against Stockfish UCI_Elo 2200, 100 (the ladder after)
   sf2400-net  ... 2400, 200 games: 50% or more
   sf2600-net  ... 2600, 100
+  glaurung-net  the net against Glaurung 2.2 (Debian's glaurung), 100 (a headline of README)
+  sunfish-net   the net against Sunfish (PyPI's sunfish-uci), 100 (a headline of README)
 
 A check's journal is DIR/<check>.jsonl (default bench/results/nnue/strength/): the same command goes
 on where it stopped, in this session or a later one; --chunk N plays at most N more games of each
@@ -40,14 +42,18 @@ from strength_checks import Check, parser, python_command, run
 ROOT = Path(__file__).resolve().parent.parent
 OPENINGS = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"     # Debian puts it in /usr/games
-PYROPE = [f"cmd={shlex.join(python_command())}", "option.OwnBook=false"]
+GLAURUNG = shutil.which("glaurung") or "/usr/games/glaurung"
+SUNFISH = shutil.which("sunfish-uci") or str(Path(sys.executable).with_name("sunfish-uci"))   # PyPI's sunfish
+# One thread and Hash 64 for every player that has the options (Sunfish has neither: one thread, its own table).
+ONE_THREAD = ["option.Threads=1", "option.Hash=64"]
+PYROPE = [f"cmd={shlex.join(python_command())}", "option.OwnBook=false", *ONE_THREAD]
 NET = PYROPE + ["name=pyrope-net"]
 HCE = PYROPE + ["name=pyrope-hce", "option.Use NNUE=false"]
 
 
 def stockfish(elo: int) -> List[str]:
     return [f"cmd={STOCKFISH}", f"name=stockfish-{elo}",
-            "option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}"]
+            "option.UCI_LimitStrength=true", f"option.UCI_Elo={elo}", *ONE_THREAD]
 
 
 CHECKS = [
@@ -56,18 +62,24 @@ CHECKS = [
     Check("sf2200-net", 100, stockfish(2200), NET, "the ladder after"),
     Check("sf2400-net", 200, stockfish(2400), NET, "50% or more"),
     Check("sf2600-net", 100, stockfish(2600), NET, "the ladder after"),
+    Check("glaurung-net", 100, [f"cmd={GLAURUNG}", "name=glaurung-2.2", *ONE_THREAD], NET, "headline"),
+    Check("sunfish-net", 100, [f"cmd={SUNFISH}", "name=sunfish"], NET, "headline"),
 ]
+# Where the opponent is a program that may not be installed, and how to install it.
+PROGRAMS = {"sf": (STOCKFISH, "apt-get install stockfish"), "glaurung": (GLAURUNG, "apt-get install glaurung"),
+            "sunfish": (SUNFISH, "pip install sunfish")}
 
 
 def command(check: Check, args: argparse.Namespace, games: int) -> List[str]:
     return python_command("match", "--engine", *check.first, "--engine", *check.opponent,
-                          "--each", "option.Threads=1", "option.Hash=64", "--openings", str(OPENINGS),
+                          "--openings", str(OPENINGS),
                           "--games", str(games), "--tc", args.tc, "--concurrency", str(args.concurrency))
 
 
 def unplayable(check: Check) -> Optional[str]:
-    if check.name.startswith("sf") and not Path(STOCKFISH).exists():
-        return "Stockfish is not installed (apt-get install stockfish)"
+    for prefix, (program, install) in PROGRAMS.items():
+        if check.name.startswith(prefix) and not Path(program).exists():
+            return f"{program} is not installed ({install})"
     if check.first == NET and not DEFAULT_NET.exists():
         return f"no shipped net at {DEFAULT_NET}"
     if not OPENINGS.exists():

@@ -39,7 +39,7 @@ from pyrope._core import Board, Search, default_eval_params, set_eval_params
 from pyrope.selfplay.bouts import plot_gauntlets
 from pyrope.selfplay.evolve.config import DEFAULT_GENES
 from pyrope.selfplay.game import HASH_MB, choose_opening, play_out
-from pyrope.selfplay.match.stats import elo_interval
+from pyrope.match.stats import elo_interval
 
 # The genes both methods tune, with SPSA's c_end for their parameters (about a tenth of a typical
 # weight of the group, at least 2) and r_end 0.002, fishtest's usual.

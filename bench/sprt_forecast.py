@@ -4,7 +4,7 @@
     python3 bench/sprt_forecast.py JOURNAL --cap 4000 [--elo0 0 --elo1 10] [--runs 4000] [--seed 1]
 
 Prints the first engine's W-L-D, Elo and LLR so far and the chances of H1, H0 and no decision at
-the cap (pyrope.selfplay.match.stats.sprt_forecast: the true Elo drawn about today's estimate, the
+the cap (pyrope.match.stats.sprt_forecast: the true Elo drawn about today's estimate, the
 games left played at today's draw rate). A test with little chance of passing is not worth the
 hours it still needs; README's table says when one was stopped on this forecast.
 """
@@ -14,9 +14,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from pyrope.selfplay.journal import Journal
-from pyrope.selfplay.match.runner import Tally
-from pyrope.selfplay.match.stats import elo_interval, sprt_forecast, sprt_llr
+from pyrope.journal import Journal
+from pyrope.match.runner import Tally
+from pyrope.match.stats import elo_interval, sprt_forecast, sprt_llr
 
 
 def first_engine_results(records: list) -> Tally:

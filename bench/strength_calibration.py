@@ -27,7 +27,7 @@ from pathlib import Path
 from pyrope.nnue.loader import DEFAULT_NET
 from pyrope.play import strength
 from pyrope.play.timeman import DEFAULT_MOVE_OVERHEAD_MS, Limits, plan_move
-from pyrope.selfplay.match import elo_interval, parse_tc
+from pyrope.match import elo_interval, parse_tc
 
 OPENINGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
 RESULTS = Path(__file__).resolve().parent / "results" / "strength.jsonl"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
-from pyrope.selfplay.match.stats import elo_interval
+from pyrope.match.stats import elo_interval
 
 
 @dataclass(frozen=True)

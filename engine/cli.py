@@ -46,7 +46,7 @@ BAD_INPUT = (console.InputError, FenError, BookError, TablebaseError, ParamFileE
 SUBCOMMANDS = {
     "perft": (".play.perft", "count the positions N plies ahead, per root move (move generator check)"),
     "bench": (".play.bench", "search fixed positions; print the node count (the search's signature) and speed"),
-    "match": (".selfplay.match", "play engines against each other (UCI or xboard) and report Elo"),
+    "match": (".match", "play engines against each other (UCI or xboard) and report Elo"),
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
     "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, endgame databases, matches"),

@@ -81,6 +81,16 @@ def non_negative_int(text: str) -> int:
     return at_least(text, 0)
 
 
+def int_range(lowest: int, highest: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `lowest` to `highest` (an option's range)."""
+    def parse(text: str) -> int:
+        value = at_least(text, lowest)
+        if value > highest:
+            raise argparse.ArgumentTypeError(f"{value} is more than {highest}")
+        return value
+    return parse
+
+
 def at_least(text: str, lowest: int) -> int:
     """The whole number `text` if it is `lowest` or more; else argparse's ArgumentTypeError."""
     try:

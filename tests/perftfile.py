@@ -13,11 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import Path
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO_ROOT / ".." / "shared" / "data"
-PERFT_DIR = DATA_DIR / "perft"
+from shared_data import PERFT_DIR
 
 # File stem -> whether its positions need Chess960 castling rules (X-FEN with the king off
 # the e-file, or Shredder-FEN). The flag only changes move notation, not perft counts.

@@ -18,8 +18,8 @@ import pyrope
 from engine_command import PYROPE
 from pyrope.book.builder import BuildOptions, build, merge, write_book
 from pyrope.book.player import DEFAULT_BOOK, BookPlayer, game_ply
+from shared_data import SHARED_BOOK
 
-SHARED_BOOK = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "books" / "performance.bin"
 ENTRY = struct.Struct(">QHHI")
 
 

@@ -22,15 +22,15 @@ import pytest
 from engine_command import PYROPE
 from pyrope._core import Board, Search
 from pyrope.nnue import netfile
-from pyrope.selfplay import dataset
+from pyrope.nnue import dataset
 from pyrope.selfplay.game import white_score
 from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
+from shared_data import OPENINGS
 
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
 # Small and fast: 1000 nodes a move, two games per task (a shard), a fixed seed.
 FAST = ["--nodes", "1000", "--games-per-task", "2", "--seed", "7", "--no-progress"]
-OPENINGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "openings" / "balanced-8ply.epd"
 
 
 def datagen(out: Path, positions: int, *extra: str, workers: int = 1) -> subprocess.CompletedProcess:

@@ -21,13 +21,13 @@ from pyrope._core import Board, DtmGenerator, DtmTables, TablebaseError, Tableba
 from pyrope.dtm.generate import all_endings, generate_table, plan, smaller_endings
 from pyrope.play.tablebases import DEFAULT_DTM_PATH, TablebasePlayer
 from pyrope.selfplay.endgames import random_endgame
+from shared_data import SYZYGY, needs
 
-ROOT = Path(__file__).resolve().parents[1]
-SYZYGY = ROOT.parent / "shared" / "data" / "syzygy"
+
 SHIPPED = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK", *all_endings(4, pawns=False)]
 KNOWN_LONGEST_MATES = {"KQvK": 10, "KRvK": 16, "KBBvK": 19, "KBNvK": 33}   # moves
 
-needs_syzygy = pytest.mark.skipif(not SYZYGY.is_dir(), reason="../shared/data/syzygy is not there")
+needs_syzygy = needs(SYZYGY)
 needs_shipped = pytest.mark.skipif(not (DEFAULT_DTM_PATH / "KQvK.ptb").exists(),
                                    reason="the shipped tables are not installed (pip install ., not -e)")
 

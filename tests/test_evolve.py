@@ -20,9 +20,9 @@ from engine_command import PYROPE
 from pyrope._core import ParamFileError, default_eval_params, eval_params, load_eval_params, set_eval_params
 from pyrope.selfplay.configfile import ConfigError
 from pyrope.selfplay.evolve.config import DEFAULT_GENES, parse_config
-from pyrope.selfplay.evolve.genome import (crossover, format_genome, genome_params, load_genome, mutate,
-                                           parse_genomes, to_genome)
+from pyrope.selfplay.evolve.genome import crossover, format_genome, genome_params, mutate, to_genome
 from pyrope.play.manager import SearchManager
+from pyrope.weights.files import load_genome, parse_genomes
 from pyrope.selfplay.evolve.pools import START_ID, Evolution
 
 START = default_eval_params()

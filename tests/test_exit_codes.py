@@ -29,15 +29,15 @@ import pytest
 from pyrope.cli import SUBCOMMANDS
 from pyrope.mill.db.probe import DEFAULT_DIR as MILL_TABLES
 from pyrope.play.tablebases import DEFAULT_DTM_PATH
+from shared_data import SYZYGY, needs
 
 HERE = Path(__file__).resolve().parent
-SYZYGY = HERE.parents[1] / "shared" / "data" / "syzygy"
 KQK = "8/8/8/8/8/2k5/1Q6/K7 b - - 0 1"
 KRK = "8/8/8/4k3/8/8/2R1K3/8 w - - 0 1"
 MILL_FEN = "O.@/.../.O./.@..@./.../.../..O b 0 0 0 0 30"
 MOVER = f"cmd={shlex.join([sys.executable, str(HERE / 'random_mover.py')])}"
 
-needs_syzygy = pytest.mark.skipif(not SYZYGY.is_dir(), reason="../shared/data/syzygy is not there")
+needs_syzygy = needs(SYZYGY)
 needs_shipped = pytest.mark.skipif(not (DEFAULT_DTM_PATH / "KQvK.ptb").exists(),
                                    reason="the shipped tables are not installed (pip install ., not -e)")
 
@@ -111,6 +111,7 @@ BAD_VALUE = {
 USAGE = {
     "perft 0": ["perft", "0"],
     "bench --threads two": ["bench", "--threads", "two"],
+    "bench --threads 100000": ["bench", "--threads", "100000"],      # beyond the engine's Threads range
     "match --games x": ["match", "--games", "x"],
     "book without an action": ["book"],
     "book build --max-ply 0": ["book", "build", "{pgn}", "-o", "{tmp}/out.bin", "--max-ply", "0"],

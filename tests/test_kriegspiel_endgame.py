@@ -184,7 +184,8 @@ def test_a_player_hands_over_to_the_search_once_the_enemy_is_bare():
     plays on from the metaposition's possible kings, which hold the true king after every message;
     it converts far more games than semi-random alone (same seeds)."""
     from pyrope.kriegspiel.endgame import HandOver
-    from pyrope.kriegspiel.players import BUILTINS, SemiRandomPlayer
+    from pyrope.kriegspiel.players import SemiRandomPlayer
+    from pyrope.kriegspiel.roster import BUILTINS
 
     handed, wins, wins_alone = 0, 0, 0
     for game in range(16):

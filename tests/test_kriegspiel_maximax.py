@@ -13,7 +13,7 @@ from pyrope.kriegspiel.endgame import packed
 from pyrope.kriegspiel.maximax import MaximaxPlayer
 from pyrope.kriegspiel.metaposition import Metaposition
 from pyrope.kriegspiel.own import OwnBoard
-from pyrope.kriegspiel.players import builtin
+from pyrope.kriegspiel.roster import builtin
 
 # A small budget keeps whole games quick; the player's defaults are measured in bench/kriegspiel.py.
 FAST = {"positions": 600}

@@ -12,7 +12,7 @@ from pyrope._kriegspiel import Mcts
 from pyrope.kriegspiel.endgame import packed
 from pyrope.kriegspiel.mcts import MctsPlayer
 from pyrope.kriegspiel.metaposition import Metaposition
-from pyrope.kriegspiel.players import builtin
+from pyrope.kriegspiel.roster import builtin
 
 FAST = {"positions": 600}
 

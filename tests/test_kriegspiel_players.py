@@ -12,7 +12,8 @@ import pytest
 from pyrope.kriegspiel import Announcement, Check, Referee, parse_try
 from pyrope.kriegspiel.own import OwnBoard
 from pyrope.kriegspiel.pgn import game_from_referee, read_game
-from pyrope.kriegspiel.players import Player, RandomPlayer, SemiRandomPlayer, builtin, play_game, possible_tries
+from pyrope.kriegspiel.players import Player, RandomPlayer, SemiRandomPlayer, play_game, possible_tries
+from pyrope.kriegspiel.roster import builtin
 
 GAMES = 60
 QUIET = Announcement(to_move=chess.WHITE, capture=None, checks=(), pawn_tries=0, outcome=None)

@@ -1,4 +1,4 @@
-"""Tests of the match runner (the package engine/selfplay/match/): statistics with concrete numbers, the parsers of the
+"""Tests of the match runner (the package engine/match/): statistics with concrete numbers, the parsers of the
 command-line values, the rules of a game, and real mini matches against tests/random_mover.py."""
 import argparse
 import json
@@ -14,12 +14,10 @@ import chess
 import chess.pgn
 import pytest
 
-from pyrope.selfplay import match
+from pyrope import match
+from shared_data import OPENINGS, SYZYGY
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parent.parent / "shared" / "data"
-OPENINGS = SHARED / "openings" / "balanced-8ply.epd"
-SYZYGY = SHARED / "syzygy"
 
 
 def mover(mode="random", seed=1):

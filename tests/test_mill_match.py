@@ -1,4 +1,4 @@
-"""Tests of `pyrope mill match` (engine/mill/match/, on the shared runner engine/selfplay/match/):
+"""Tests of `pyrope mill match` (engine/mill/match/, on the shared runner engine/match/):
 its numbers come from the shared statistics; games between built-in players are legal turn by turn
 and end as the rules say; a game against `pyrope --game mill` over UGI; faulty UGI engines
 (tests/mill_ugi_mover.py) lose and are restarted; --resume plays only the missing games; bad
@@ -24,9 +24,9 @@ from pyrope.mill.fen import write
 from pyrope.mill.geometry import POINTS
 from pyrope.mill.match import command, game, players
 from pyrope.mill.rules import VARIANTS
-from pyrope.selfplay.match import stats
-from pyrope.selfplay.match.clock import Clock, TimeControl
-from pyrope.selfplay.match.runner import Ending, Match, draw, loss, schedule
+from pyrope.match import stats
+from pyrope.match.clock import Clock, TimeControl
+from pyrope.match.runner import Ending, Match, draw, loss, schedule
 
 HERE = Path(__file__).resolve().parent
 needs_command = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")

@@ -17,7 +17,7 @@ import pyrope
 from pyrope import _core
 from pyrope.nnue import netfile, reference
 from pyrope.nnue.loader import DEFAULT_NET
-from pyrope.selfplay import dataset
+from pyrope.nnue import dataset
 
 
 def random_net(hidden, activation="screlu", seed=1, out_range=127):

@@ -15,10 +15,9 @@ import chess.syzygy
 import pytest
 
 import pyrope
+from shared_data import SHARED_DATA, SYZYGY
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-SYZYGY = SHARED / "syzygy"
-SUITE = SHARED / "suites" / "syzygy-endgame.epd"
+SUITE = SHARED_DATA / "suites" / "syzygy-endgame.epd"
 TABLE_NAMES = sorted(path.stem for path in SYZYGY.glob("*.rtbw"))
 
 RANDOM_POSITIONS = 100_000

@@ -18,9 +18,9 @@ from pyrope._core import Search
 from pyrope.play.result import CurrentMove
 from pyrope.play.tablebases import RootRanking, TablebasePlayer, outcome, ranked_line
 from pyrope.selfplay.endgames import random_endgame
+from shared_data import SYZYGY, needs
 
-SYZYGY = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "syzygy"
-pytestmark = pytest.mark.skipif(not SYZYGY.is_dir(), reason="../shared/data/syzygy is not there")
+pytestmark = needs(SYZYGY)
 TB_WIN_FLOOR = 31000        # tablebase win scores sit above every evaluation, below mates
 
 

@@ -22,7 +22,8 @@ from test_datagen import random_positions
 from pyrope import cli
 from pyrope.nnue import netfile, reference
 from pyrope.nnue.features import INPUTS, PAD, features
-from pyrope.selfplay import dataset, trainset
+from pyrope.nnue import dataset
+from pyrope.selfplay import trainset
 
 try:
     import torch

@@ -258,7 +258,7 @@ def test_texel_refuses_positions_no_datagen_journal_vouches_for(own_positions, t
 
 def test_datagen_plays_with_given_weights_and_texel_records_the_chain(tmp_path):
     pytest.importorskip("scipy", reason="the Texel fit needs the tune extra: pip install '.[tune]'")
-    from pyrope.selfplay.game import read_weights, weights_hash
+    from pyrope.weights.files import read_weights, weights_hash
     weights = tmp_path / "start.params"
     try:
         set_eval_params({**START, "knight_value_mg": 400, "tempo_mg": 20})

@@ -13,7 +13,7 @@ import pytest
 
 from pyrope import weights
 from pyrope._core import default_eval_params, eval_param_names, read_eval_params
-from pyrope.selfplay.game import read_weights, weights_hash
+from pyrope.weights.files import read_weights, weights_hash
 from pyrope.selfplay.tune.spsa import parse_spec
 from pyrope.weights import build
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gui_support import find_program
+from shared_data import SYZYGY
 
-ROOT = Path(__file__).resolve().parents[1]
-SYZYGY = ROOT.parent / "shared" / "data" / "syzygy"
+
 PROGRAMS = ("Xvfb", "xboard", "fairymax", "polyglot")
 
 

@@ -9,11 +9,11 @@ import sys
 
 from .. import console
 from .._core import STARTING_FEN
-from ..selfplay.journal import Journal
-from ..selfplay.match.options import SprtSpec, check_counts, match_seed, parse_fields
-from ..selfplay.match.runner import Match, play_command, schedule
+from ..journal import Journal
+from ..match.options import SprtSpec, check_counts, match_seed, parse_fields
+from ..match.runner import Match, play_command, schedule
 from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
-from .players import BUILTINS
+from .roster import BUILTINS
 from .terminal import KriegspielTerminal
 
 COMMAND = "pyrope kriegspiel match"

@@ -1,5 +1,5 @@
 """`pyrope kriegspiel match`: Kriegspiel games between players on the one match runner
-(pyrope.selfplay.match.runner) that `pyrope match` and `pyrope mill match` use.
+(pyrope.match.runner) that `pyrope match` and `pyrope mill match` use.
 
 A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
 
@@ -35,11 +35,12 @@ from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 import chess
 
-from ..selfplay.match.options import split_key_value
-from ..selfplay.match.runner import Ending, GameTask, Match, draw, loss
+from ..match.options import split_key_value
+from ..match.runner import Ending, GameTask, Match, draw, loss
 from .external import ExternalPlayer
 from .pgn import KriegspielGame, game_from_referee
-from .players import BUILTINS, Player, builtin, play_game
+from .players import Player, play_game
+from .roster import BUILTINS, builtin
 from .referee import Referee
 
 TRY_CAP = 1000

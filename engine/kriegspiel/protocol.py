@@ -16,7 +16,8 @@ import chess
 
 from ..protocol.uci import ENGINE_AUTHOR, ENGINE_NAME
 from .._kriegspiel import KriegspielError
-from .players import BUILTINS, Player, builtin
+from .players import Player
+from .roster import BUILTINS, builtin
 from .referee import Announcement, Capture, Check, Referee
 
 CHECK_WORDS = {Check.RANK: "rank", Check.FILE: "file", Check.LONG_DIAGONAL: "long",

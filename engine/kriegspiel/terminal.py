@@ -11,7 +11,7 @@ import chess
 from .._kriegspiel import KriegspielError
 from .own import OwnBoard
 from .pgn import game_from_referee
-from .players import builtin
+from .roster import builtin
 from .referee import Referee
 
 HELP = """\

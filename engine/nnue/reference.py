@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..selfplay import dataset
+from . import dataset
 from .features import features
 from .netfile import Net
 

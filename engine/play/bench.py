@@ -12,6 +12,7 @@ from typing import Callable
 from .. import console
 from .._core import Board, Search
 from ..nnue import loader
+from .options import HASH, THREADS
 
 DEFAULT_DEPTH = 11
 
@@ -109,8 +110,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description, parser.epilog = DESCRIPTION, EXAMPLES
     parser.add_argument("depth", type=console.positive_int, nargs="?", default=DEFAULT_DEPTH,
                         help="search depth (default %(default)s)")
-    parser.add_argument("--threads", type=console.positive_int, default=1, help="search threads (default 1)")
-    parser.add_argument("--hash", type=console.positive_int, default=16, help="hash table in MB (default 16)")
+    # The engine's own ranges and defaults (the option registry's Threads and Hash).
+    parser.add_argument("--threads", type=console.int_range(THREADS.minimum, THREADS.maximum), default=THREADS.default,
+                        help=f"search threads, {THREADS.minimum}-{THREADS.maximum} (default %(default)s)")
+    parser.add_argument("--hash", type=console.int_range(HASH.minimum, HASH.maximum), default=HASH.default,
+                        help=f"hash table in MB, {HASH.minimum}-{HASH.maximum} (default %(default)s)")
     parser.add_argument("--handcrafted", action="store_true",
                         help="evaluate with the hand-crafted evaluation instead of the shipped net")
 

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from .._core import Board, Search, default_eval_params, nnue_enable, set_eval_params
 from ..nnue import loader, netfile
-from ..selfplay.game import read_weights
+from ..weights.files import read_weights
 from ..book.player import BookPick, BookPlayer
 from .result import Info, Score, SearchLine, SearchResult, info_from_core, result_from_core
 from .options import ANALYSE_MODE, ELO, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, PONDER, THREADS, USE_NNUE

@@ -11,7 +11,7 @@ import math
 from typing import Callable, Mapping, Sequence
 
 from .game import play_bout
-from .match.stats import elo_interval
+from ..match.stats import elo_interval
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from .. import console
 from .._core import Board, Search, default_eval_params, nnue_load, nnue_unload, set_eval_params
 from ..nnue import loader, netfile
-from . import dataset
-from .game import HASH_MB, WIN_CP, choose_opening, play_out, read_weights, weights_hash
+from ..nnue import dataset
+from ..weights.files import read_weights, weights_hash
+from .game import HASH_MB, WIN_CP, choose_opening, play_out
 from .jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
-from .journal import Journal
+from ..journal import Journal
 from .rundir import lock_directory, revision, write_atomically
 
 DEFAULT_NODES = 5000        # depth 7, about 2 ms of CPU a move: 1 million positions per CPU-hour (docs/datagen.md)

@@ -8,12 +8,10 @@ searches at a node budget, and ends by the rules or by adjudication from the sea
 """
 from __future__ import annotations
 
-import hashlib
 import random
 from typing import Callable, Mapping, Sequence
 
-from .._core import Board, Search, default_eval_params, eval_param_names, read_eval_params, set_eval_params
-from .evolve.genome import is_genome_target, load_genome
+from .._core import Board, Search, default_eval_params, set_eval_params
 
 OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
 OPENING_ATTEMPTS = 100
@@ -26,27 +24,6 @@ HASH_MB = 8                 # 512K entries: about the nodes of a whole game at 5
 ENDS = {"White mates": "checkmate", "Black mates": "checkmate", "Stalemate": "stalemate",
         "Insufficient material": "insufficient material", "Fifty-move rule": "fifty moves",
         "Threefold repetition": "repetition"}
-
-
-def read_weights(target: str) -> dict[str, int]:
-    """Every evaluation parameter as `target` sets it, as EvalFile reads it: a parameter file of
-    `name = value` lines, or a genome of `pyrope evolve` (FILE#ID, or a genome file's oldest);
-    ParamFileError naming the fault. The weights in use do not change."""
-    if is_genome_target(target):
-        return {**default_eval_params(), **load_genome(target).params()}
-    return dict(zip(eval_param_names(), read_eval_params(target)))
-
-
-def weights_text(weights: Mapping[str, int], comment: str) -> str:
-    """A parameter file's text (what read_weights and EvalFile read): `# comment` lines, then
-    `name = value` for every weight."""
-    return "".join(f"# {line}\n" for line in comment.splitlines()) \
-        + "".join(f"{name} = {value}\n" for name, value in weights.items())
-
-
-def weights_hash(weights: dict[str, int]) -> str:
-    """A SHA-256 of a full set of weights (in table order): what provenance records name them by."""
-    return hashlib.sha256(repr(tuple(weights.items())).encode()).hexdigest()
 
 
 def white_score(result: dict, white_to_move: bool) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Protocol
 
 from .. import console
-from .journal import Journal
+from ..journal import Journal
 
 MAX_ATTEMPTS = 3
 CONNECT_TIMEOUT = 10.0      # seconds to reach a Ray cluster's address before giving up

@@ -11,7 +11,7 @@ from .. import __version__
 from .._core import ParamFileError, default_eval_params
 from ..console import InputError
 from .configfile import ConfigError, config_lines
-from .game import read_weights, weights_text
+from ..weights.files import read_weights, weights_text
 
 START_KEY, START_FILE = "start", "start.params"
 

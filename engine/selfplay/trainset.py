@@ -20,7 +20,7 @@ import numpy
 
 from ..console import InputError
 from ..nnue.features import occupancy_bits
-from . import dataset
+from ..nnue import dataset
 
 _HASH_MULTIPLIER = numpy.uint64(0x9E3779B97F4A7C15)     # Fibonacci hashing: spreads consecutive numbers
 

@@ -44,9 +44,9 @@ from typing import NoReturn
 from .. import console
 from .._core import read_eval_params
 from ..selfplay.configfile import ConfigError, config_lines
-from ..selfplay.game import read_weights, weights_hash, weights_text
-from ..selfplay.match.runner import Tally
-from ..selfplay.match.stats import elo_interval
+from .files import read_weights, weights_hash, weights_text
+from ..match.runner import Tally
+from ..match.stats import elo_interval
 from ..selfplay.rundir import revision, write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))

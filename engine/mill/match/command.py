@@ -13,11 +13,11 @@ import dataclasses
 from typing import List, Optional
 
 from ... import console
-from ...selfplay.journal import Journal
-from ...selfplay.match.clock import TimeControl
-from ...selfplay.match.options import (SprtSpec, check_counts, distinct_names, match_seed, parse_fields,
+from ...journal import Journal
+from ...match.clock import TimeControl
+from ...match.options import (SprtSpec, check_counts, distinct_names, match_seed, parse_fields,
                                        split_key_value, time_control)
-from ...selfplay.match.runner import Match, play_command, schedule
+from ...match.runner import Match, play_command, schedule
 from ..rules import VARIANTS, MillRules
 from .game import MillGame, random_openings, read_positions
 from .players import (FROM_THE_START, PlayerSpec, check_mcts_rules, check_perfect, openspiel,

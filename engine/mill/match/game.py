@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, TextIO, Tuple
 
-from ...selfplay.match.clock import BLACK, WHITE, Clock, TimeControl
-from ...selfplay.match.runner import Ending, GameTask, Match, draw, fault_ending, loss
+from ...match.clock import BLACK, WHITE, Clock, TimeControl
+from ...match.runner import Ending, GameTask, Match, draw, fault_ending, loss
 from ..board import MillBoard
 from ..rules import VARIANTS, MillRules
 from .players import (EngineCrashed, MctsPlayer, PerfectPlayer, Player, PlayerFault, PlayerSpec, RandomPlayer,

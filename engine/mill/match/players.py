@@ -28,7 +28,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Protocol, Sequence
 
-from ...selfplay.match.options import split_key_value
+from ...match.options import split_key_value
 from ..board import MillBoard
 from ..db.probe import DEFAULT_DIR, MillDatabase
 from ..geometry import POINTS

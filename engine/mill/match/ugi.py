@@ -18,7 +18,7 @@ import dataclasses
 import shlex
 from typing import Dict, List, Optional
 
-from ...selfplay.match.runner import QUIT_TIMEOUT, START_TIMEOUT, EngineStartError
+from ...match.runner import QUIT_TIMEOUT, START_TIMEOUT, EngineStartError
 from ..board import MillBoard
 from ..rules import MillRules
 from .players import EngineCrashed, PlayerFault, PlayerSpec, Reply

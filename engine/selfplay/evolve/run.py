@@ -31,12 +31,14 @@ from typing import Callable, Mapping
 from ... import __version__, console
 from ..._core import default_eval_params
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
-from ..game import play_bout, weights_hash
+from ...weights.files import weights_hash
+from ..game import play_bout
 from ..jobs import add_backend_arguments, backend_from, run_job
-from ..journal import Journal
+from ...journal import Journal
 from ..rundir import RunDirectory, read_text, run_configuration, write_atomically
 from .config import EvolveConfig, parse_config
-from .genome import format_genome, genome_params, load_genome, parse_genomes, to_genome
+from ...weights.files import load_genome, parse_genomes
+from .genome import format_genome, genome_params, to_genome
 from .pools import START_ID, Evolution, RoundReport
 
 DESCRIPTION = """\

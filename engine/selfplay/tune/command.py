@@ -23,9 +23,10 @@ from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
-from ..game import play_bout, weights_hash, weights_text
+from ...weights.files import weights_hash, weights_text
+from ..game import play_bout
 from ..jobs import add_backend_arguments, backend_from, run_job
-from ..journal import Journal
+from ...journal import Journal
 from ..rundir import RunDirectory, keep_start, read_text, run_configuration, start_weights
 from .spsa import Spsa, SpsaSpec, pair_result, parse_spec
 

@@ -31,8 +31,9 @@ import time
 
 from ... import console
 from ..._core import default_eval_params, eval_coefficients, eval_param_names, set_eval_params
-from .. import dataset, trainset
-from ..game import read_weights, weights_hash, weights_text
+from ...nnue import dataset
+from .. import trainset
+from ...weights.files import read_weights, weights_hash, weights_text
 from ..rundir import read_text, revision, write_atomically
 
 FROZEN = ("scale_knnk", "scale_wrong_bishop", "scale_no_pawns_minor_advantage")    # too few positions decide them

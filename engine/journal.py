@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import List
 
-from ..console import InputError
+from .console import InputError
 
 
 class Journal:

@@ -26,7 +26,7 @@ from typing import List, Optional
 
 import chess
 
-from ... import console
+from .. import console
 from ..journal import Journal
 from . import runner
 from .chess_engines import EngineSpec, parse_engine_spec

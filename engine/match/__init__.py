@@ -9,8 +9,11 @@
   chess_openings.py  EPD and PGN openings
   command.py         `pyrope match` itself
 
-Mill's match (`pyrope mill match`) is pyrope.mill.match, another Game on the same runner. The names
-of `pyrope match` are gathered here, so that `pyrope.selfplay.match` is the command's module.
+Every game's matches use this runner: Mill's (`pyrope mill match`, pyrope.mill.match) and
+Kriegspiel's (`pyrope kriegspiel match`, pyrope.kriegspiel.match) are other Games on it, and the
+weights' gate (pyrope.weights.build) counts with its tallies. It is a tool beside the engine: the
+engine a GUI starts never imports it. The names of `pyrope match` are gathered here, so that
+`pyrope.match` is the command's module.
 """
 from .chess_engines import INFO, EngineProcess, EngineSpec, engine_fault, parse_engine_spec
 from .chess_game import (MATE_CP, ChessGame, DrawRule, GameClock, ResignRule, Rules, TablebaseAdjudicator,

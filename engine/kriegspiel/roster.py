@@ -1,0 +1,51 @@
+"""The built-in Kriegspiel players by name -- what `--white KIND key=value ...`, the terminal and
+the protocol's `player` name -- with their whole-number parameters and defaults. Apart from
+players.py because the searching players (endgame, maximax, mcts) build on players.py's classes.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .endgame import HandOver
+from .maximax import MaximaxPlayer
+from .mcts import MctsPlayer
+from .players import CentreSeekingPlayer, Player, RandomPlayer, SemiRandomPlayer
+
+
+def converting(player: Player, params: dict[str, int]) -> Player:
+    """`player`, handing over to the bare-king search once the enemy is bare when `endgame` is 1."""
+    if not params.get("endgame"):
+        return player
+    return HandOver(player)
+
+
+# The built-in kinds, their whole-number parameters with defaults, and how each is made for a game
+# (from its parameters and the game's seed). endgame=1: the bare-king search converts won endings.
+BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player]]] = {
+    "random": ({"seed": 0, "endgame": 0},
+               lambda p, seed: converting(RandomPlayer(f"{p['seed']}:{seed}"), p)),
+    "semi-random": ({"seed": 0, "endgame": 0},
+                    lambda p, seed: converting(SemiRandomPlayer(f"{p['seed']}:{seed}"), p)),
+    "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
+    # alpha in hundredths (the parameters are whole numbers): 50 is the risk coefficient 0.5.
+    "maximax": ({"seed": 0, "endgame": 1, "positions": 5000, "depth": 2, "alpha": 50},
+                lambda p, seed: converting(_maximax(f"{p['seed']}:{seed}", p), p)),
+    # exploration: UCT's c in centipawns.
+    "mcts": ({"seed": 0, "endgame": 1, "positions": 5000, "exploration": 40, "alpha": 50},
+             lambda p, seed: converting(_mcts(f"{p['seed']}:{seed}", p), p)),
+}
+
+
+def _maximax(seed: str, params: dict[str, int]) -> Player:
+    return MaximaxPlayer(seed, params["positions"], params["depth"], params["alpha"] / 100)
+
+
+def _mcts(seed: str, params: dict[str, int]) -> Player:
+    return MctsPlayer(seed, params["positions"], params["exploration"], params["alpha"] / 100)
+
+
+def builtin(kind: str, game_seed: str, **params: int) -> Player:
+    """A fresh built-in player of `kind` for one game: its defaults, overridden by those of
+    `params` it takes (others are ignored: `endgame` means nothing to the centre-seeking king)."""
+    defaults, make = BUILTINS[kind]
+    return make({**defaults, **{key: value for key, value in params.items() if key in defaults}}, game_seed)
