@@ -1,4 +1,4 @@
-"""Screenshots of xboard and PyChess with Pyrope thinking, for the README: docs/xboard.png (Pyrope
+"""Screenshots of xboard and PyChess with Pyrope thinking, for docs/usage.md: docs/xboard.png (Pyrope
 speaking CECP against Fairy-Max, xboard's Engine Output window below the board) and
 docs/pychess.png (a game Pyrope - Fairy-Max started from PyChess's New Game dialog). Each GUI runs
 on an Xvfb display of its own, driven by the same helpers as tests/test_gui_xboard.py and

@@ -6,7 +6,8 @@
 Prints the first engine's W-L-D, Elo and LLR so far and the chances of H1, H0 and no decision at
 the cap (pyrope.match.stats.sprt_forecast: the true Elo drawn about today's estimate, the
 games left played at today's draw rate). A test with little chance of passing is not worth the
-hours it still needs; README's table says when one was stopped on this forecast.
+hours it still needs; docs/strength.md's table of search changes says
+when one was stopped on this forecast.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Calibrate UCI_LimitStrength: Pyrope at each UCI_Elo setting against Stockfish at the same
 UCI_Elo (Stockfish's floor is 1350), with `pyrope match`, at one or more time controls; prints the
-table the README quotes.
+table docs/strength.md ("Strength limit") quotes.
 
     python3 bench/strength_calibration.py [--levels 1000 1400 1800 2050] [--tc 3+0.03 10+0.1]
         [--games 40] [--results bench/results/strength.jsonl]

@@ -156,7 +156,7 @@ def test_a_mate_on_the_hundredth_half_move_is_a_mate():
 
 # The node count of `pyrope bench` (44 positions, depth 11, one thread) is the search's signature:
 # any change to it must be explained in its commit message. Two are pinned: with the hand-crafted
-# evaluation (the search's and the shipped weights': README's table "Search changes, each by SPRT"
+# evaluation (the search's and the shipped weights': docs/strength.md's table "Search changes, each by SPRT"
 # gives it after each search change, 2786516 before the seventh weights run shipped; test_nnue checks
 # the same count in-process with the net off) and with the shipped net (which a new net, or a change
 # to the inference, moves too).

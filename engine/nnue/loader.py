@@ -7,7 +7,7 @@ from .._core import nnue_load, nnue_unload
 from ..data import shipped
 from . import netfile
 
-DEFAULT_NET = shipped("nets") / "pyrope.nnue"       # how it was made: pyrope.json beside it, README
+DEFAULT_NET = shipped("nets") / "pyrope.nnue"       # how it was made: pyrope.json beside it, docs/nnue.md
 
 
 def load(path: str | None) -> None:

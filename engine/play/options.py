@@ -137,7 +137,7 @@ SYZYGY_PROBE_LIMIT = Option(name="SyzygyProbeLimit", kind=SPIN, default=MAX_PIEC
                             doc="the most pieces probed, in both kinds of tables")
 OWN_BOOK = Option(name="OwnBook", kind=CHECK, found_at_start=True, setting="manager.book.enabled", cecp="OwnBook",
                   default_text="true when the shipped book is found",
-                  doc='play openings from the book (see "Opening book")')
+                  doc="play openings from the book (see [docs/engine.md](docs/engine.md#opening-book))")
 BOOK_VARIETY = Option(name="BookVariety", kind=CHECK, default=DEFAULT_VARIETY, setting="manager.book.variety",
                       cecp="BookVariety", doc="on: a move drawn by weight; off: the heaviest")
 SYZYGY_50_MOVE_RULE = Option(name="Syzygy50MoveRule", kind=CHECK, default=DEFAULT_RULE50,
@@ -153,7 +153,8 @@ CHESS960 = Option(name="UCI_Chess960", kind=CHECK, default=False, setting="chess
 ANALYSE_MODE = Option(name="UCI_AnalyseMode", kind=CHECK, default=False, setting="manager.analyse_mode",
                       cecp_command="`analyze` mode", doc="analysis: full strength, no book moves")
 LIMIT_STRENGTH = Option(name="UCI_LimitStrength", kind=CHECK, default=False, setting="manager.limit_strength",
-                        cecp="LimitStrength", doc='play at `UCI_Elo` (see "Strength limit")')
+                        cecp="LimitStrength",
+                        doc="play at `UCI_Elo` (see [docs/strength.md](docs/strength.md#strength-limit))")
 SHOW_WDL = Option(name="UCI_ShowWDL", kind=CHECK, default=False, setting="show_wdl",
                   doc="`wdl W D L` (per mille) after every score")
 USE_NNUE = Option(name="Use NNUE", kind=CHECK, default=True, setting="manager.net_enabled",
@@ -163,7 +164,7 @@ EVAL_FILE = Option(name="EvalFile", kind=STRING, default="", ends_search=True, c
                    action=lambda session, path: session.manager.load_eval_file(path or None),
                    values="a file of `name = value` lines",
                    default_text="`<empty>`: the shipped weights (engine/weights/default.params)",
-                   doc='evaluation weights (see "Evaluation")')
+                   doc="evaluation weights (see [docs/engine.md](docs/engine.md#evaluation))")
 NNUE_FILE = Option(name="NNUEFile", kind=STRING, found_at_start=True, setting="manager.net_path", ends_search=True,
                    action=lambda session, path: session.manager.load_net(path or None),
                    cecp="NNUEFile", cecp_kind="file",
@@ -180,14 +181,16 @@ BOOK_FILE = Option(name="BookFile", kind=STRING, found_at_start=True, setting="m
 SYZYGY_PATH = Option(name="SyzygyPath", kind=STRING, default="", ends_search=True,
                      action=lambda session, path: tables_report(session.manager.load_tablebases(path)),
                      cecp_command="`egtpath syzygy PATH`", values="directories separated by `:` (`;` on Windows)",
-                     default_text="`<empty>`: none", doc='Syzygy tables (see "Tablebases")')
+                     default_text="`<empty>`: none",
+                     doc="Syzygy tables (see [docs/engine.md](docs/engine.md#tablebases-syzygy))")
 PYROPE_TB_PATH = Option(name="PyropeTBPath", kind=STRING, default=TB_DEFAULT, setting="manager.tablebases.own_path",
                         ends_search=True,
                         action=lambda session, path: tables_report(session.manager.load_own_tablebases(path)),
                         cecp="PyropeTBPath", cecp_kind="path", cecp_command="`egtpath pyrope PATH`",
                         values="directories as above; `<empty>`: none",
                         default_text="`<default>`: the shipped tables",
-                        doc="Pyrope's own distance-to-mate tables (see \"Pyrope's own tables\")")
+                        doc="Pyrope's own distance-to-mate tables "
+                            "(see [docs/engine.md](docs/engine.md#pyropes-own-tables-distance-to-mate))")
 
 CHESS = Registry(
     HASH, THREADS, MULTIPV, MOVE_OVERHEAD, ELO, BOOK_DEPTH, SYZYGY_PROBE_DEPTH, SYZYGY_PROBE_LIMIT,

@@ -4,7 +4,7 @@ A weaker engine must still play chess that looks like chess: it searches fewer n
 and, like Stockfish's Skill Level, chooses among its best few lines with a controlled random push
 towards the worse ones (it errs in proportion to how little the error costs). Both knobs follow one
 Elo value, interpolated in CALIBRATION, whose rows were set by matches against Stockfish's own
-UCI_Elo levels (README, "Strength limit"; bench/strength_calibration.py re-measures them).
+UCI_Elo levels (docs/strength.md, "Strength limit"; bench/strength_calibration.py re-measures them).
 
 The node budget grows with the time the clock gives a move (the time manager's planned time). A
 rating means the same at any control only if the limited engine gains from a slower clock what a
