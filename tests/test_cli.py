@@ -53,13 +53,17 @@ def test_unknown_or_bad_arguments_print_the_usage_and_exit_2(args):
     assert result.stdout == ""
 
 
-def test_an_error_is_one_sentence_and_debug_shows_the_traceback():
-    result = pyrope_run("bench", "1", "--threads", "100000")
+def test_an_error_is_one_sentence_and_debug_shows_the_traceback(tmp_path):
+    # The work failing (exit 1): a book whose output folder does not exist.
+    games = tmp_path / "games.pgn"
+    games.write_text('[Result "1-0"]\n\n1. e4 e5 1-0\n\n')
+    argv = ["book", "build", str(games), "-o", str(tmp_path / "missing" / "out.bin"), "--min-games", "1"]
+    result = pyrope_run(*argv)
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith("pyrope bench: Threads must be between 1 and 256")
-    debug = pyrope_run("--debug", "bench", "1", "--threads", "100000")
-    assert debug.returncode == 1 and "Traceback" in debug.stderr and "ValueError" in debug.stderr
+    assert result.stderr.startswith(f"pyrope book: No such file or directory: {tmp_path / 'missing' / 'out.bin'}")
+    debug = pyrope_run("--debug", *argv)
+    assert debug.returncode == 1 and "Traceback" in debug.stderr and "FileNotFoundError" in debug.stderr
 
 
 def test_perft_divide_lists_each_root_move():
