@@ -330,14 +330,15 @@ class Match:
         return "\n".join(lines + self.game.report_lines(self))
 
     def run_until_interrupted(self) -> bool:
-        """Run the match on its own event loop; False if Ctrl-C stopped it. SIGINT goes to our handler
-        for the whole call, not to KeyboardInterrupt: one that landed while asyncio builds or closes
-        its loop would leave a half-made loop whose destructor prints a traceback. The handler cancels
-        the match's task, whose `finally` blocks quit the engines."""
+        """Run the match on its own event loop; False if Ctrl-C (or SIGTERM, which console makes an
+        interrupt too) stopped it. Those signals go to our handler for the whole call, not to
+        KeyboardInterrupt: one that landed while asyncio builds or closes its loop would leave a
+        half-made loop whose destructor prints a traceback. The handler cancels the match's task,
+        whose `finally` blocks quit the engines. A signal ignored (a background job's SIGINT) stays so."""
         interrupted = False
         main_task: Optional[asyncio.Task] = None
 
-        def on_sigint(signum, frame) -> None:
+        def on_interrupt(signum, frame) -> None:
             nonlocal interrupted
             interrupted = True
             if main_task is not None and not main_task.done():
@@ -349,15 +350,18 @@ class Match:
             if not interrupted:
                 await self.run()
 
-        in_main_thread = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, on_sigint) if in_main_thread else None
+        # Only the main thread may set handlers; the signals that now raise KeyboardInterrupt.
+        interrupts = [number for number in (signal.SIGINT, signal.SIGTERM)
+                      if signal.getsignal(number) is signal.default_int_handler] \
+            if threading.current_thread() is threading.main_thread() else []
+        previous = {number: signal.signal(number, on_interrupt) for number in interrupts}
         try:
             asyncio.run(main())
         except asyncio.CancelledError:
             pass
         finally:
-            if in_main_thread:
-                signal.signal(signal.SIGINT, previous)
+            for number, handler in previous.items():
+                signal.signal(number, handler)
         return not interrupted
 
     def play(self, command: str) -> int:
