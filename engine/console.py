@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from typing import Callable, Iterable, TypeVar
+import threading
+from typing import Any, Callable, Iterable, TypeVar
 
 Item = TypeVar("Item")
 
@@ -42,6 +43,34 @@ def interrupt_on_sigterm() -> None:
     threads, close files) serves a GUI closing the engine and a person pressing Ctrl-C. Without
     this SIGTERM would kill the process before it could end a running search or a match."""
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
+def interruptible(work: Callable[[], Any], stop: Callable[[], None]) -> Any:
+    """work()'s result, with work run on a thread of its own so that Ctrl-C or SIGTERM can end it.
+    A compiled search holds the main thread without returning to Python, and Python runs a signal's
+    handler only between its own instructions: a search run on the main thread would finish before
+    the interrupt was heard. Here the main thread waits, hears it, calls stop() (the searcher's),
+    waits for the work to end and raises KeyboardInterrupt."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = work()
+        except BaseException as error:      # handed to the waiting thread, which raises it
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="interruptible", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        stop()
+        thread.join()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
 
 
 def ignore_signals() -> None:

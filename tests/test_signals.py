@@ -4,6 +4,7 @@ stderr, no thread left to keep it alive; a tool interrupted says so in one sente
 from __future__ import annotations
 
 import signal
+import time
 
 import pytest
 
@@ -92,3 +93,17 @@ def test_an_interrupted_tool_says_so_and_exits_130(sent):
     assert code == 130
     assert errors.rstrip().endswith("pyrope perft: interrupted.") and "Traceback" not in errors
     assert output == ""
+
+
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("command", [("bench", "40"), ("mill", "bench", "40")], ids=["bench", "mill bench"])
+def test_a_bench_interrupted_mid_search_ends_at_once(command, sent):
+    # Depth 40 would take days: the compiled search holds its thread, and only a search stopped
+    # from outside it (the signal heard by another thread) lets the process end now.
+    terminal = OnTerminal(*command, which="stderr")
+    terminal.read_until("bench")        # the progress bar: the first position's search is starting
+    time.sleep(1)                       # and is under way (it runs for days), not still being set up
+    terminal.process.send_signal(sent)
+    code, errors, output = terminal.finish()
+    assert code == 130
+    assert errors.rstrip().endswith(f"pyrope {command[0]}: interrupted.") and "Traceback" not in errors

@@ -42,7 +42,7 @@ def run_bench(write: Callable[[str], None], depth: int = DEFAULT_DEPTH, hash_mb:
         board = MillBoard(fen, variant=variant)
         searcher.new_game()     # each position starts cold, so the count does not depend on the order
         start = time.perf_counter()
-        result = searcher.search(board, depth=depth)
+        result = console.interruptible(lambda: searcher.search(board, depth=depth), searcher.stop)
         elapsed += time.perf_counter() - start
         write(f"Position {number}/{len(POSITIONS)}: {variant} {fen}  bestmove {result.move}  nodes {result.nodes}")
         nodes += result.nodes

@@ -76,7 +76,7 @@ def run_bench(write: Callable[[str], None], depth: int = DEFAULT_DEPTH, threads:
         board = Board(fen)
         search.clear()      # each position starts cold, so the count does not depend on the order
         start = time.perf_counter()     # the clock runs only while searching
-        result = search.run(board, depth=depth)
+        result = console.interruptible(lambda: search.run(board, depth=depth), search.stop)
         elapsed += time.perf_counter() - start
         write(f"Position {number}/{len(POSITIONS)}: {fen}  bestmove {result['move']}  nodes {result['nodes']}")
         nodes += result["nodes"]
