@@ -7,9 +7,9 @@ Nothing here writes to stdout: stdout belongs to the protocol a GUI parses.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import signal
 import sys
-import threading
 from typing import Any, Callable, Iterable, TypeVar
 
 Item = TypeVar("Item")
@@ -49,28 +49,15 @@ def interruptible(work: Callable[[], Any], stop: Callable[[], None]) -> Any:
     """work()'s result, with work run on a thread of its own so that Ctrl-C or SIGTERM can end it.
     A compiled search holds the main thread without returning to Python, and Python runs a signal's
     handler only between its own instructions: a search run on the main thread would finish before
-    the interrupt was heard. Here the main thread waits, hears it, calls stop() (the searcher's),
-    waits for the work to end and raises KeyboardInterrupt."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
+    the interrupt was heard. Here the main thread waits (a wait a signal interrupts), calls stop()
+    (the searcher's) on KeyboardInterrupt, and the pool's shutdown waits for the work to end."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="interruptible") as pool:
+        future = pool.submit(work)
         try:
-            outcome["result"] = work()
-        except BaseException as error:      # handed to the waiting thread, which raises it
-            outcome["error"] = error
-
-    thread = threading.Thread(target=run, name="interruptible", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.1)
-    except KeyboardInterrupt:
-        stop()
-        thread.join()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
+            return future.result()
+        except KeyboardInterrupt:
+            stop()
+            raise
 
 
 def ignore_signals() -> None:
