@@ -92,17 +92,21 @@ class OnTerminal:
             ready, _, _ = select.select([self.master], [], [], timeout)
             chunk = self.os.read(self.master, 65536) if ready else b""
             if not chunk:
-                raise AssertionError(f"{text!r} never reached the terminal; it got: {self.seen[-500:]!r}")
+                self.fail(f"{text!r} never reached the terminal")
             self.seen += chunk
         return self.seen.decode("utf-8", "replace")
 
-    def finish(self, script: str = "") -> tuple[int, str, str]:
-        """Send `script`, close stdin, wait; return the exit code, everything the terminal got and
-        what the other stream (a pipe) got."""
+    def finish(self, script: str = "", timeout: float = 60) -> tuple[int, str, str]:
+        """Send `script`, close stdin, wait (at most `timeout` seconds for the terminal to close); return
+        the exit code, everything the terminal got and what the other stream (a pipe) got."""
+        import select
         if script:
             self.process.stdin.write(script.encode())
         self.process.stdin.close()
+        deadline = time.monotonic() + timeout
         while True:
+            if not select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                self.fail(f"the process did not end within {timeout} s")
             try:
                 chunk = self.os.read(self.master, 65536)
             except OSError:         # the last writer closed the terminal
@@ -114,3 +118,10 @@ class OnTerminal:
         self.process.wait(timeout=60)
         self.os.close(self.master)
         return self.process.returncode, self.seen.decode("utf-8", "replace"), other
+
+    def fail(self, why: str) -> None:
+        """End the test with `why`, killing the process first: a hung one must not outlive the test
+        (a search left running for days takes a core from everything after it)."""
+        self.process.kill()
+        self.process.wait()
+        raise AssertionError(f"{why}; the terminal got: {self.seen[-500:]!r}")
