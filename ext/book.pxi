@@ -3,31 +3,12 @@
 # already computes (it *is* Polyglot's). The file is memory-mapped once and bisected in C; each
 # stored move is matched against the legal moves, so an illegal entry can never come out.
 
-import mmap as python_mmap
-import os
-
 cdef enum:
     BOOK_ENTRY_SIZE = 16
 
 
 class BookError(ValueError):
     """A book file that cannot be used; the message names the file and what is wrong with it."""
-
-
-cdef inline u64 read_be64(const unsigned char* p) noexcept nogil:
-    cdef u64 value = 0
-    cdef int i
-    for i in range(8):
-        value = (value << 8) | p[i]
-    return value
-
-
-cdef inline unsigned read_be16(const unsigned char* p) noexcept nogil:
-    return (<unsigned>p[0] << 8) | p[1]
-
-
-cdef inline unsigned read_be32(const unsigned char* p) noexcept nogil:
-    return (<unsigned>p[0] << 24) | (<unsigned>p[1] << 16) | (<unsigned>p[2] << 8) | p[3]
 
 
 cdef Py_ssize_t book_lower_bound(const unsigned char* data, Py_ssize_t count, u64 key) noexcept nogil:
@@ -89,38 +70,31 @@ cdef str raw_move_text(unsigned raw):
 cdef class Book:
     """A Polyglot book file, memory-mapped. Opening checks what can be checked once (the file
     exists, is not empty, is whole entries, is sorted) and raises BookError naming the file."""
-    cdef object _map
-    cdef const unsigned char[::1] _view
-    cdef const unsigned char* data
+    cdef TableFile file          # the mapped book: file.data holds the entries
     cdef Py_ssize_t count
     cdef readonly str path
 
     def __init__(self, path):
         cdef Py_ssize_t unsorted
         self.path = os.fspath(path)
-        try:
-            with open(self.path, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if size == 0:
-                    raise BookError(f"book file {self.path}: the file is empty")
-                if size % BOOK_ENTRY_SIZE:
-                    raise BookError(f"book file {self.path}: its size, {size} bytes, is not a multiple of "
-                                    f"{BOOK_ENTRY_SIZE} (a truncated file, or not a Polyglot book)")
-                self._map = python_mmap.mmap(handle.fileno(), 0, access=python_mmap.ACCESS_READ)
-        except FileNotFoundError:
-            raise BookError(f"book file {self.path}: no such file") from None
-        except IsADirectoryError:
-            raise BookError(f"book file {self.path}: is a directory, not a file") from None
-        except OSError as error:
-            raise BookError(f"book file {self.path}: cannot be read ({error.strerror or error})") from None
-        self._view = self._map
-        self.data = &self._view[0]
+        self.file.path = c_string(self.path)
+        if not table_map(&self.file):
+            raise BookError(f"book file {self.path}: {(<bytes>self.file.fault).decode(errors='replace')}")
+        size = self.file.size
+        if size == 0:
+            raise BookError(f"book file {self.path}: the file is empty")
+        if size % BOOK_ENTRY_SIZE:
+            raise BookError(f"book file {self.path}: its size, {size} bytes, is not a multiple of "
+                            f"{BOOK_ENTRY_SIZE} (a truncated file, or not a Polyglot book)")
         self.count = size // BOOK_ENTRY_SIZE
         with nogil:
-            unsorted = first_unsorted_entry(self.data, self.count)
+            unsorted = first_unsorted_entry(self.file.data, self.count)
         if unsorted >= 0:
             raise BookError(f"book file {self.path}: entries are not sorted by key (entry {unsorted} "
                             f"comes after a larger key), so it cannot be searched")
+
+    def __dealloc__(self):
+        table_close(&self.file)
 
     def __len__(self):
         return self.count
@@ -139,13 +113,13 @@ cdef class Book:
         cdef Move m
         cdef int n
         with nogil:
-            i = book_lower_bound(self.data, self.count, key)
+            i = book_lower_bound(self.file.data, self.count, key)
         legal, illegal = [], []
-        if i >= self.count or read_be64(self.data + i * BOOK_ENTRY_SIZE) != key:
+        if i >= self.count or read_be64(self.file.data + i * BOOK_ENTRY_SIZE) != key:
             return legal, illegal
         n = generate(p, moves, GEN_ALL)
         while i < self.count:
-            entry = self.data + i * BOOK_ENTRY_SIZE
+            entry = self.file.data + i * BOOK_ENTRY_SIZE
             if read_be64(entry) != key:
                 break
             raw = read_be16(entry + 8)

@@ -308,11 +308,7 @@ cdef bint placement_is_legal(DtmLayout* L, const int* sq, int stm) noexcept nogi
 cdef struct DtmTable:
     DtmLayout layout
     char name[DTM_NAME_SIZE]
-    char* path                  # NULL for a table made in memory
-    int state                   # TB_UNOPENED / TB_READY / TB_BROKEN, published with release
-    char fault[TB_FAULT_SIZE]
-    unsigned char* data         # the mapped file
-    size_t size
+    TableFile file              # path NULL for a table made in memory
     uint32_t block_size         # values per block
     u64 blocks
     const unsigned char* offsets    # blocks + 1 little-endian u32 offsets into `payload`
@@ -348,14 +344,6 @@ cdef DtmTable* dtm_find(DtmSet* s, u64 key) noexcept nogil:
         i += 1
 
 
-cdef inline u64 read_u64_le(const unsigned char* p) noexcept nogil:
-    cdef u64 v = 0
-    cdef int i
-    for i in range(7, -1, -1):
-        v = (v << 8) | p[i]
-    return v
-
-
 cdef u64 fnv1a(const unsigned char* data, size_t n) noexcept nogil:
     """64-bit FNV-1a, the checksum of a table file's body."""
     cdef u64 h = 0xCBF29CE484222325ULL
@@ -365,80 +353,57 @@ cdef u64 fnv1a(const unsigned char* data, size_t n) noexcept nogil:
     return h
 
 
-cdef void dtm_mark_broken(DtmTable* t, const char* fault, const char* detail) noexcept nogil:
-    snprintf(t.fault, TB_FAULT_SIZE, "%s%s", fault, detail)
-    store_release(&t.state, TB_BROKEN)
-
-
-cdef void dtm_open(DtmTable* t) noexcept nogil:
-    """Map and check a file (the caller holds the open lock). The header's sizes must match the
-    material of the file name, and the body must match the header's checksum."""
-    cdef int fd
-    cdef struct_stat st
-    cdef void* mapped
+cdef bint dtm_check(TableFile* f, void* owner) noexcept nogil:
+    """The format's check of a freshly mapped file of the table `owner`: the header's sizes must
+    match the material of the file name, and the body must match the header's checksum."""
+    cdef DtmTable* t = <DtmTable*>owner
     cdef char detail[96]
-    cdef unsigned char* d
+    cdef const unsigned char* d = f.data
     cdef u64 entries, blocks, body, i, previous, offset
-    fd = posix_open(t.path, O_RDONLY)
-    if fd < 0:
-        dtm_mark_broken(t, "cannot be opened: ", strerror(errno))
-        return
-    if fstat(fd, &st) != 0:
-        posix_close(fd)
-        dtm_mark_broken(t, "cannot be read: ", strerror(errno))
-        return
-    if st.st_size < DTM_HEADER_SIZE:
-        posix_close(fd)
-        snprintf(detail, sizeof(detail), "%lld bytes, a header takes %d", <long long>st.st_size, <int>DTM_HEADER_SIZE)
-        dtm_mark_broken(t, "truncated: ", detail)
-        return
-    mapped = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0)
-    posix_close(fd)
-    if mapped == MAP_FAILED:
-        dtm_mark_broken(t, "cannot be memory-mapped: ", strerror(errno))
-        return
-    t.data = d = <unsigned char*>mapped
-    t.size = st.st_size
+    if f.size < DTM_HEADER_SIZE:
+        snprintf(detail, sizeof(detail), "%lld bytes, a header takes %d", <long long>f.size, <int>DTM_HEADER_SIZE)
+        table_broken(f, "truncated: ", detail)
+        return False
     if memcmp(d, DTM_MAGIC, 8) != 0:
-        dtm_mark_broken(t, "not a Pyrope table (wrong magic number)", "")
-        return
-    if read_u16(d + 8) != DTM_VERSION:
-        snprintf(detail, sizeof(detail), "%u, this Pyrope reads %d", read_u16(d + 8), <int>DTM_VERSION)
-        dtm_mark_broken(t, "unknown format version ", detail)
-        return
+        table_broken(f, "not a Pyrope table (wrong magic number)", "")
+        return False
+    if read_le16(d + 8) != DTM_VERSION:
+        snprintf(detail, sizeof(detail), "%u, this Pyrope reads %d", read_le16(d + 8), <int>DTM_VERSION)
+        table_broken(f, "unknown format version ", detail)
+        return False
     if strncmp(<const char*>(d + 12), t.name, DTM_NAME_SIZE) != 0:
-        dtm_mark_broken(t, "holds another material than its file name says", "")
-        return
-    t.block_size = read_u32(d + 28)
-    entries = read_u64_le(d + 32)
-    blocks = read_u64_le(d + 40)
-    body = read_u64_le(d + 48)
+        table_broken(f, "holds another material than its file name says", "")
+        return False
+    t.block_size = read_le32(d + 28)
+    entries = read_le64(d + 32)
+    blocks = read_le64(d + 40)
+    body = read_le64(d + 48)
     if entries != 2 * t.layout.size or t.block_size == 0 or t.block_size > 65536 \
             or blocks != (entries + t.block_size - 1) // t.block_size:
-        dtm_mark_broken(t, "header sizes do not match the material of the file name", "")
-        return
-    if body != t.size - DTM_HEADER_SIZE:
+        table_broken(f, "header sizes do not match the material of the file name", "")
+        return False
+    if body != f.size - DTM_HEADER_SIZE:
         snprintf(detail, sizeof(detail), "the header promises %llu bytes after it, the file has %llu",
-                 <unsigned long long>body, <unsigned long long>(t.size - DTM_HEADER_SIZE))
-        dtm_mark_broken(t, "truncated or padded: ", detail)
-        return
-    if fnv1a(d + DTM_HEADER_SIZE, body) != read_u64_le(d + 56):
-        dtm_mark_broken(t, "checksum mismatch: the file is corrupt", "")
-        return
+                 <unsigned long long>body, <unsigned long long>(f.size - DTM_HEADER_SIZE))
+        table_broken(f, "truncated or padded: ", detail)
+        return False
+    if fnv1a(d + DTM_HEADER_SIZE, body) != read_le64(d + 56):
+        table_broken(f, "checksum mismatch: the file is corrupt", "")
+        return False
     if 4 * (blocks + 1) > body:
-        dtm_mark_broken(t, "truncated: the block offsets do not fit", "")
-        return
+        table_broken(f, "truncated: the block offsets do not fit", "")
+        return False
     t.blocks = blocks
     t.offsets = d + DTM_HEADER_SIZE
     t.payload = t.offsets + 4 * (blocks + 1)
     previous = 0
     for i in range(blocks + 1):
-        offset = read_u32(t.offsets + 4 * i)
+        offset = read_le32(t.offsets + 4 * i)
         if offset < previous or offset > body - 4 * (blocks + 1):
-            dtm_mark_broken(t, "bad block offsets", "")
-            return
+            table_broken(f, "bad block offsets", "")
+            return False
         previous = offset
-    store_release(&t.state, TB_READY)
+    return True
 
 
 cdef int lz_decode(const unsigned char* src, size_t src_len, unsigned char* out, size_t out_len,
@@ -498,18 +463,13 @@ cdef int dtm_read(DtmTable* t, u64 entry, DtmProbe* ps) noexcept nogil:
     cdef u64 b, start, end, length
     if t.raw != NULL:
         return t.raw[entry]
-    if load_acquire(&t.state) == TB_UNOPENED:
-        tb_lock()
-        if load_acquire(&t.state) == TB_UNOPENED:
-            dtm_open(t)
-        tb_unlock()
-    if load_acquire(&t.state) != TB_READY:
+    if not table_ready(&t.file, dtm_check, t):
         ps.fault = DTM_BAD_FILE
         ps.table = t
         return -1
     b = entry // t.block_size
-    start = read_u32(t.offsets + 4 * b)
-    end = read_u32(t.offsets + 4 * (b + 1))
+    start = read_le32(t.offsets + 4 * b)
+    end = read_le32(t.offsets + 4 * (b + 1))
     length = min(<u64>t.block_size, 2 * t.layout.size - b * t.block_size)
     if lz_decode(t.payload + start, end - start, block, length, entry - b * t.block_size) != 0:
         ps.fault = DTM_CORRUPT
@@ -560,9 +520,7 @@ cdef void dtm_set_free(DtmSet* s) noexcept nogil:
     if s == NULL:
         return
     for i in range(s.count):
-        if s.tables[i].data != NULL:
-            munmap(s.tables[i].data, s.tables[i].size)
-        free(s.tables[i].path)
+        table_close(&s.tables[i].file)
         free(s.tables[i].raw)
     free(s.tables)
     free(s.slots)
@@ -1101,38 +1059,17 @@ cdef class DtmTables:
     def __init__(self, str paths):
         cdef DtmTable* t
         self.paths = paths
-        self.problems = []
         self.files = {}
-        for directory in paths.split(os.pathsep):
-            if not directory:
-                continue
-            try:
-                names = sorted(os.listdir(directory))
-            except FileNotFoundError:
-                self.problems.append(f"Pyrope table directory {directory}: no such directory")
-                continue
-            except NotADirectoryError:
-                self.problems.append(f"Pyrope table directory {directory}: not a directory")
-                continue
-            except OSError as error:
-                self.problems.append(f"Pyrope table directory {directory}: cannot be read ({error.strerror or error})")
-                continue
-            tables = 0
-            for filename in names:
-                stem, extension = os.path.splitext(filename)
-                if extension != DTM_EXTENSION or not TABLE_NAME.match(stem) or stem == "KvK" \
-                        or len(stem) - 1 > DTM_PIECES or not os.path.isfile(os.path.join(directory, filename)):
-                    continue
-                self.files.setdefault(key_name(name_key(stem)), os.path.join(directory, filename))
-                tables += 1
-            if tables == 0:
-                self.problems.append(f"Pyrope table directory {directory}: no tables (*{DTM_EXTENSION}) in it")
+        found, self.problems = find_table_files(paths, "Pyrope table directory", (DTM_EXTENSION,), DTM_PIECES,
+                                                "tables")
+        for stem, extension, path in found:
+            self.files.setdefault(key_name(name_key(stem)), path)
         self.tables = dtm_set_new(len(self.files))
         for name, path in sorted(self.files.items()):
             t = dtm_set_add(self.tables, name_key(name))
             layout_from_name(&t.layout, name)
             strncpy(t.name, name.encode(), DTM_NAME_SIZE - 1)
-            t.path = c_string(path)
+            t.file.path = c_string(path)
             self.tables.max_pieces = max(self.tables.max_pieces, t.layout.num)
 
     def __dealloc__(self):
@@ -1174,8 +1111,8 @@ cdef class DtmTables:
             with nogil:
                 for b in range(t.blocks):
                     length = min(<u64>t.block_size, 2 * t.layout.size - b * t.block_size)
-                    if lz_decode(t.payload + read_u32(t.offsets + 4 * b),
-                                 read_u32(t.offsets + 4 * (b + 1)) - read_u32(t.offsets + 4 * b),
+                    if lz_decode(t.payload + read_le32(t.offsets + 4 * b),
+                                 read_le32(t.offsets + 4 * (b + 1)) - read_le32(t.offsets + 4 * b),
                                  t.raw + b * t.block_size, length, length) != 0:
                         ps.fault = DTM_CORRUPT
                         ps.table = t
@@ -1271,9 +1208,9 @@ cdef class DtmTables:
                     f"rights: {board.fen() if board is not None else ''}")
         if ps.fault == DTM_MISSING:
             return f"no Pyrope table for {key_name(ps.key)} in {self.paths!r}"
-        path = os.fsdecode(<bytes>ps.table.path) if ps.table.path != NULL else ps.table.name.decode()
+        path = os.fsdecode(<bytes>ps.table.file.path) if ps.table.file.path != NULL else ps.table.name.decode()
         if ps.fault == DTM_BAD_FILE:
-            return f"Pyrope table {path}: {(<bytes>ps.table.fault).decode(errors='replace')}"
+            return f"Pyrope table {path}: {(<bytes>ps.table.file.fault).decode(errors='replace')}"
         return f"Pyrope table {path}: corrupt data (a block decodes outside its bounds)"
 
 

@@ -21,45 +21,13 @@
 # aligned compressed blocks. A position maps to an index by symmetry reduction and combinatorial
 # numbering of each group of like pieces; the index selects a value in the compressed stream.
 
-import os
-import re
-
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memcpy, memset, strerror
+from libc.string cimport memset
 from libc.stdio cimport snprintf
-from libc.errno cimport errno
-from posix.fcntl cimport open as posix_open, O_RDONLY
-from posix.unistd cimport close as posix_close
-from posix.stat cimport fstat, struct_stat
-from posix.mman cimport mmap, munmap, PROT_READ, MAP_SHARED, MAP_FAILED
-
-cdef extern from *:
-    """
-    #include <pthread.h>
-    /* One lock serialises the lazy opening of tables; probes of opened tables take no lock.
-       A table's state is published with release/acquire so a thread that sees "ready" also
-       sees everything the opening thread wrote before it. */
-    static pthread_mutex_t pyrope_tb_lock = PTHREAD_MUTEX_INITIALIZER;
-    static inline void pyrope_tb_lock_acquire(void) { pthread_mutex_lock(&pyrope_tb_lock); }
-    static inline void pyrope_tb_lock_release(void) { pthread_mutex_unlock(&pyrope_tb_lock); }
-    static inline int pyrope_load_acquire(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static inline void pyrope_store_release(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-    """
-    void tb_lock "pyrope_tb_lock_acquire"() noexcept nogil
-    void tb_unlock "pyrope_tb_lock_release"() noexcept nogil
-    int load_acquire "pyrope_load_acquire"(const int* p) noexcept nogil
-    void store_release "pyrope_store_release"(int* p, int v) noexcept nogil
 
 cdef enum:
     TB_PIECES = 7           # the format's limit; the largest published sets have 7 pieces
     TB_PROBE_PLIES = 32     # free StateInfo slots a probe may use (captures, then a move or two)
-    TB_FAULT_SIZE = 200
-
-cdef enum:
-    # TbFile.state
-    TB_UNOPENED = 0
-    TB_READY = 1
-    TB_BROKEN = 2
 
 cdef enum:
     # ProbeState.fault: why a probe failed
@@ -214,11 +182,7 @@ cdef struct Pairs:
 
 
 cdef struct TbFile:
-    char* path                  # NULL when the set has no such file
-    int state                   # TB_UNOPENED / TB_READY / TB_BROKEN, published with release
-    char fault[TB_FAULT_SIZE]   # why the file is broken
-    unsigned char* data
-    size_t size
+    TableFile file              # the path, the mapping and whether it is usable
     u64 white_key               # material of the table's white side, from its header
     int sides                   # 2 for WDL tables of unsymmetric material, else 1
     int files                   # 4 for pawn tables (leading pawn on a..d), else 1
@@ -297,26 +261,6 @@ cdef TbEntry* find_entry(u64 key) noexcept nogil:
 # Opening a file: map it, check it, and read its headers into Pairs. Runs once per file, under
 # the open lock; any fault marks the file broken with a message and every later probe fails.
 
-cdef inline unsigned read_u16(const unsigned char* p) noexcept nogil:
-    return p[0] | (<unsigned>p[1] << 8)
-
-
-cdef inline unsigned read_u32(const unsigned char* p) noexcept nogil:
-    return p[0] | (<unsigned>p[1] << 8) | (<unsigned>p[2] << 16) | (<unsigned>p[3] << 24)
-
-
-cdef inline u64 read_be64_tb(const unsigned char* p) noexcept nogil:
-    cdef u64 value = 0
-    cdef int i
-    for i in range(8):
-        value = (value << 8) | p[i]
-    return value
-
-
-cdef inline unsigned read_be32_tb(const unsigned char* p) noexcept nogil:
-    return (<unsigned>p[0] << 24) | (<unsigned>p[1] << 16) | (<unsigned>p[2] << 8) | p[3]
-
-
 cdef struct Reader:
     # A cursor over a mapped file that refuses to read past its end.
     const unsigned char* data
@@ -376,7 +320,7 @@ cdef const char* read_pairs_header(Reader* r, Pairs* d, bint wdl) noexcept nogil
         return NULL
     d.block_size = 1ULL << p[1] if p[1] < 32 else 0
     d.span = 1ULL << p[2] if 0 < p[2] < 64 else 0
-    d.num_blocks = read_u32(p + 4)
+    d.num_blocks = read_le32(p + 4)
     d.length_count = d.num_blocks + p[3]
     d.max_len = p[8]
     d.min_len = p[9]
@@ -386,7 +330,7 @@ cdef const char* read_pairs_header(Reader* r, Pairs* d, bint wdl) noexcept nogil
     if not reader_has(r, 12 + 2 * h):
         return NULL
     d.lowest_sym = p + 10
-    d.num_syms = read_u16(p + 10 + 2 * h)
+    d.num_syms = read_le16(p + 10 + 2 * h)
     if not reader_has(r, 12 + 2 * h + 3 * d.num_syms + (d.num_syms & 1)):
         return NULL
     d.btree = p + 12 + 2 * h
@@ -396,7 +340,7 @@ cdef const char* read_pairs_header(Reader* r, Pairs* d, bint wdl) noexcept nogil
     # min_len + i, left-aligned in 64 bits, so a code's length is the first i with code >= base[i].
     d.base[h - 1] = 0
     for i in range(h - 2, -1, -1):
-        d.base[i] = (d.base[i + 1] + read_u16(d.lowest_sym + 2 * i) - read_u16(d.lowest_sym + 2 * i + 2)) // 2
+        d.base[i] = (d.base[i + 1] + read_le16(d.lowest_sym + 2 * i) - read_le16(d.lowest_sym + 2 * i + 2)) // 2
     for i in range(h):
         d.base[i] <<= 64 - (d.min_len + i)
     d.symlen = <int*>malloc((d.num_syms + 1) * sizeof(int))    # + 1: malloc(0) may give NULL
@@ -518,7 +462,7 @@ cdef const char* read_dtz_maps(TbFile* t, Reader* r) noexcept nogil:
             for i in range(4):
                 if not reader_has(r, 2):
                     return NULL
-                count = read_u16(r.data + r.pos)
+                count = read_le16(r.data + r.pos)
                 d.map_offset[i] = <int>((r.data + r.pos - t.dtz_map) // 2) + 1
                 d.map_len[i] = count
                 r.pos += 2 + 2 * count
@@ -560,13 +504,13 @@ cdef const char* read_layout(TbEntry* e, TbFile* t, bint wdl, Reader* r) noexcep
         for s in range(t.sides):
             d = &t.pairs[s * t.files + f]
             if not d.flags & PAIRS_SINGLE and reader_has(r, 6 * d.sparse_count):
-                d.sparse = t.data + r.pos
+                d.sparse = r.data + r.pos
                 r.pos += 6 * d.sparse_count
     for f in range(t.files):
         for s in range(t.sides):
             d = &t.pairs[s * t.files + f]
             if not d.flags & PAIRS_SINGLE and reader_has(r, 2 * d.length_count):
-                d.lengths = t.data + r.pos
+                d.lengths = r.data + r.pos
                 r.pos += 2 * d.length_count
     for f in range(t.files):
         for s in range(t.sides):
@@ -574,84 +518,58 @@ cdef const char* read_layout(TbEntry* e, TbFile* t, bint wdl, Reader* r) noexcep
             if not d.flags & PAIRS_SINGLE:
                 r.pos = (r.pos + 63) & ~(<size_t>63)
                 if reader_has(r, d.num_blocks * d.block_size):
-                    d.blocks = t.data + r.pos
+                    d.blocks = r.data + r.pos
                     r.pos += d.num_blocks * d.block_size
     return NULL
 
 
-cdef void mark_broken(TbFile* t, const char* fault, const char* detail) noexcept nogil:
-    snprintf(t.fault, TB_FAULT_SIZE, "%s%s", fault, detail)
-    store_release(&t.state, TB_BROKEN)
-
-
-cdef void open_table(TbEntry* e, TbFile* t, bint wdl) noexcept nogil:
-    """Map and check the file (caller holds the open lock)."""
-    cdef int fd
-    cdef struct_stat st
+cdef bint check_table(TableFile* f, void* owner) noexcept nogil:
+    """The format's check of a freshly mapped file of the entry `owner` (its WDL or its DTZ
+    file): the magic number, the flags against the file name's material, the headers."""
+    cdef TbEntry* e = <TbEntry*>owner
+    cdef bint wdl = f == &e.wdl.file
+    cdef TbFile* t = &e.wdl if wdl else &e.dtz
     cdef const unsigned char* magic = &WDL_MAGIC[0] if wdl else &DTZ_MAGIC[0]
+    cdef const unsigned char* data = f.data
     cdef const char* fault
     cdef char detail[96]
-    cdef void* mapped
     cdef Reader r
-    fd = posix_open(t.path, O_RDONLY)
-    if fd < 0:
-        mark_broken(t, "cannot be opened: ", strerror(errno))
-        return
-    if fstat(fd, &st) != 0:
-        posix_close(fd)
-        mark_broken(t, "cannot be read: ", strerror(errno))
-        return
-    if st.st_size < 5:
-        posix_close(fd)
-        snprintf(detail, sizeof(detail), "%lld bytes", <long long>st.st_size)
-        mark_broken(t, "truncated: too short for a table header, ", detail)
-        return
-    mapped = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0)
-    posix_close(fd)
-    if mapped == MAP_FAILED:
-        mark_broken(t, "cannot be memory-mapped: ", strerror(errno))
-        return
-    t.data = <unsigned char*>mapped
-    t.size = st.st_size
-    if t.data[0] != magic[0] or t.data[1] != magic[1] or t.data[2] != magic[2] or t.data[3] != magic[3]:
+    if f.size < 5:
+        snprintf(detail, sizeof(detail), "%lld bytes", <long long>f.size)
+        table_broken(f, "truncated: too short for a table header, ", detail)
+        return False
+    if data[0] != magic[0] or data[1] != magic[1] or data[2] != magic[2] or data[3] != magic[3]:
         snprintf(detail, sizeof(detail), "%02X %02X %02X %02X, expected %02X %02X %02X %02X",
-                 t.data[0], t.data[1], t.data[2], t.data[3], magic[0], magic[1], magic[2], magic[3])
-        mark_broken(t, "wrong magic number (not a Syzygy WDL table): " if wdl
-                    else "wrong magic number (not a Syzygy DTZ table): ", detail)
-        return
-    if ((t.data[4] & 2) != 0) != e.has_pawns or (wdl and ((t.data[4] & 1) != 0) == e.symmetric):
-        mark_broken(t, "header flags do not match the material of the file name", "")
-        return
+                 data[0], data[1], data[2], data[3], magic[0], magic[1], magic[2], magic[3])
+        table_broken(f, "wrong magic number (not a Syzygy WDL table): " if wdl
+                     else "wrong magic number (not a Syzygy DTZ table): ", detail)
+        return False
+    if ((data[4] & 2) != 0) != e.has_pawns or (wdl and ((data[4] & 1) != 0) == e.symmetric):
+        table_broken(f, "header flags do not match the material of the file name", "")
+        return False
     t.files = 4 if e.has_pawns else 1
     t.sides = 2 if wdl and not e.symmetric else 1
     t.pairs = <Pairs*>calloc(t.sides * t.files, sizeof(Pairs))
     if t.pairs == NULL:
-        mark_broken(t, "out of memory", "")
-        return
-    r.data = t.data
-    r.size = t.size
+        table_broken(f, "out of memory", "")
+        return False
+    r.data = f.data
+    r.size = f.size
     r.short = False
     fault = read_layout(e, t, wdl, &r)
     if fault != NULL:
-        mark_broken(t, "bad header: ", fault)
-        return
+        table_broken(f, "bad header: ", fault)
+        return False
     if r.short:
         snprintf(detail, sizeof(detail), "its header needs at least %zu bytes, the file has %zu",
-                 r.needed, t.size)
-        mark_broken(t, "truncated: ", detail)
-        return
-    store_release(&t.state, TB_READY)
+                 r.needed, f.size)
+        table_broken(f, "truncated: ", detail)
+        return False
+    return True
 
 
 cdef bint ensure_open(TbEntry* e, TbFile* t, bint wdl, ProbeState* ps) noexcept nogil:
-    cdef int state = load_acquire(&t.state)
-    if state == TB_UNOPENED:
-        tb_lock()
-        if load_acquire(&t.state) == TB_UNOPENED:
-            open_table(e, t, wdl)
-        tb_unlock()
-        state = load_acquire(&t.state)
-    if state == TB_READY:
+    if table_ready(&t.file, check_table, e):
         return True
     ps.fault = TB_BAD_FILE
     ps.entry = e
@@ -665,9 +583,7 @@ cdef void close_table(TbFile* t) noexcept nogil:
         for i in range(t.sides * t.files):
             free(t.pairs[i].symlen)
         free(t.pairs)
-    if t.data != NULL:
-        munmap(t.data, t.size)
-    free(t.path)
+    table_close(&t.file)
     memset(t, 0, sizeof(TbFile))
 
 
@@ -689,8 +605,8 @@ cdef int decompress(Pairs* d, u64 idx, const unsigned char* end, ProbeState* ps)
     if k >= d.sparse_count:
         ps.fault = TB_CORRUPT
         return -1
-    block = read_u32(d.sparse + 6 * k)
-    offset = <long long>read_u16(d.sparse + 6 * k + 4) + <long long>(idx % d.span) - <long long>(d.span // 2)
+    block = read_le32(d.sparse + 6 * k)
+    offset = <long long>read_le16(d.sparse + 6 * k + 4) + <long long>(idx % d.span) - <long long>(d.span // 2)
     if block >= d.length_count:
         ps.fault = TB_CORRUPT
         return -1
@@ -699,12 +615,12 @@ cdef int decompress(Pairs* d, u64 idx, const unsigned char* end, ProbeState* ps)
             ps.fault = TB_CORRUPT
             return -1
         block -= 1
-        offset += read_u16(d.lengths + 2 * block) + 1
+        offset += read_le16(d.lengths + 2 * block) + 1
     while True:
         if block >= d.length_count or block >= d.num_blocks:
             ps.fault = TB_CORRUPT
             return -1
-        length = read_u16(d.lengths + 2 * block)
+        length = read_le16(d.lengths + 2 * block)
         if offset <= length:
             break
         offset -= length + 1
@@ -714,14 +630,14 @@ cdef int decompress(Pairs* d, u64 idx, const unsigned char* end, ProbeState* ps)
     if ptr + 8 > end:
         ps.fault = TB_CORRUPT
         return -1
-    code = read_be64_tb(ptr)
+    code = read_be64(ptr)
     ptr += 8
     bits = 64
     while True:
         l = 0
         while code < d.base[l]:
             l += 1
-        sym = read_u16(d.lowest_sym + 2 * l) + <int>((code - d.base[l]) >> (64 - (l + d.min_len)))
+        sym = read_le16(d.lowest_sym + 2 * l) + <int>((code - d.base[l]) >> (64 - (l + d.min_len)))
         if sym >= d.num_syms:
             ps.fault = TB_CORRUPT
             return -1
@@ -735,7 +651,7 @@ cdef int decompress(Pairs* d, u64 idx, const unsigned char* end, ProbeState* ps)
                 ps.fault = TB_CORRUPT
                 return -1
             bits += 32
-            code |= (<u64>read_be32_tb(ptr)) << (64 - bits)
+            code |= (<u64>read_be32(ptr)) << (64 - bits)
             ptr += 4
     # Descend the pair tree to the leaf holding the value.
     while d.symlen[sym]:
@@ -880,7 +796,7 @@ cdef TbEntry* entry_for(Position* pos, bint dtz, ProbeState* ps) noexcept nogil:
     cdef TbFile* t
     if e != NULL:
         t = &e.dtz if dtz else &e.wdl
-        if t.path != NULL:
+        if t.file.path != NULL:
             return e
     ps.fault = TB_MISSING
     ps.entry = e
@@ -903,7 +819,7 @@ cdef int probe_wdl_table(Position* pos, ProbeState* ps) noexcept nogil:
         return 0
     d = table_squares(e, &e.wdl, pos, sq, &stm)
     idx = encode(e, d, sq)
-    value = decompress(d, idx, e.wdl.data + e.wdl.size, ps) if idx < d.size else -1
+    value = decompress(d, idx, e.wdl.file.data + e.wdl.file.size, ps) if idx < d.size else -1
     if value < 0 or value > 4:
         ps.fault = TB_CORRUPT
         ps.entry = e
@@ -929,7 +845,7 @@ cdef int probe_dtz_table(Position* pos, int wdl, bint* found, ProbeState* ps) no
     if (d.flags & PAIRS_STM) != stm and not (e.symmetric and not e.has_pawns):
         return 0
     idx = encode(e, d, sq)
-    value = decompress(d, idx, e.dtz.data + e.dtz.size, ps) if idx < d.size else -1
+    value = decompress(d, idx, e.dtz.file.data + e.dtz.file.size, ps) if idx < d.size else -1
     if value < 0:
         ps.fault = TB_CORRUPT
         ps.entry = e
@@ -944,7 +860,7 @@ cdef int probe_dtz_table(Position* pos, int wdl, bint* found, ProbeState* ps) no
             ps.dtz = True
             return 0
         if d.flags & PAIRS_WIDE:
-            value = read_u16(e.dtz.dtz_map + 2 * (d.map_offset[outcome] + value))
+            value = read_le16(e.dtz.dtz_map + 2 * (d.map_offset[outcome] + value))
         else:
             value = e.dtz.dtz_map[d.map_offset[outcome] + value]
     # Values are stored in moves unless the flag says plies; 50-move-rule outcomes always are.
@@ -1179,7 +1095,6 @@ cdef int probe_dtz(Position* pos, int* success) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # The Python face: finding tables, probing a Board, and errors that say what is wrong.
 
-TABLE_NAME = re.compile(r"^K[QRBNP]*vK[QRBNP]*$")
 PIECE_ORDER = "KQRBNP"
 
 
@@ -1214,15 +1129,6 @@ cdef void clear_registry() noexcept nogil:
     memset(&TABLES, 0, sizeof(Registry))
 
 
-cdef char* c_string(str text) except NULL:
-    cdef bytes encoded = os.fsencode(text)
-    cdef char* copy = <char*>malloc(len(encoded) + 1)
-    if copy == NULL:
-        raise MemoryError()
-    memcpy(copy, <const char*>encoded, len(encoded) + 1)
-    return copy
-
-
 cdef void fill_registry(dict found) except *:
     """found: name -> {".rtbw": path, ".rtbz": path}. Builds the entries and the hash."""
     cdef TbEntry* e
@@ -1248,10 +1154,10 @@ cdef void fill_registry(dict found) except *:
         e.lead_pawns = whites if whites and (not blacks or whites <= blacks) else blacks
         e.other_pawns = whites + blacks - e.lead_pawns
         if ".rtbw" in paths:
-            e.wdl.path = c_string(paths[".rtbw"])
+            e.wdl.file.path = c_string(paths[".rtbw"])
             TABLES.wdl_count += 1
         if ".rtbz" in paths:
-            e.dtz.path = c_string(paths[".rtbz"])
+            e.dtz.file.path = c_string(paths[".rtbz"])
             TABLES.dtz_count += 1
         TABLES.max_pieces = max(TABLES.max_pieces, e.num)
         insert_entry(e, e.key)
@@ -1278,38 +1184,13 @@ cdef class Tablebases:
     def __init__(self, str paths):
         global registry_generation
         self.paths = paths
-        self.problems = []
+        files, self.problems = find_table_files(paths, "syzygy directory", (".rtbw", ".rtbz"), TB_PIECES,
+                                                "Syzygy tables")
         found = {}
-        for directory in paths.split(os.pathsep):
-            if not directory:
-                continue
-            try:
-                names = sorted(os.listdir(directory))
-            except FileNotFoundError:
-                self.problems.append(f"syzygy directory {directory}: no such directory")
-                continue
-            except NotADirectoryError:
-                self.problems.append(f"syzygy directory {directory}: not a directory")
-                continue
-            except OSError as error:
-                self.problems.append(f"syzygy directory {directory}: cannot be read ({error.strerror or error})")
-                continue
-            tables = 0
-            for filename in names:
-                stem, extension = os.path.splitext(filename)
-                if extension not in (".rtbw", ".rtbz") or not TABLE_NAME.match(stem) \
-                        or len(stem) - 1 > TB_PIECES or stem == "KvK":
-                    continue
-                path = os.path.join(directory, filename)
-                if not os.path.isfile(path):
-                    continue
-                # The same material may be named either way round (KQvKR, KRvKQ); the first
-                # file found for a material and kind is used.
-                name = key_name(name_key(stem))
-                found.setdefault(name, {}).setdefault(extension, path)
-                tables += 1
-            if tables == 0:
-                self.problems.append(f"syzygy directory {directory}: no Syzygy tables (*.rtbw, *.rtbz) in it")
+        for stem, extension, path in files:
+            # The same material may be named either way round (KQvKR, KRvKQ); the first file
+            # found for a material and kind is used.
+            found.setdefault(key_name(name_key(stem)), {}).setdefault(extension, path)
         clear_registry()
         registry_generation += 1
         self.generation = registry_generation
@@ -1372,7 +1253,7 @@ cdef class Tablebases:
                 return f"no {kind} table for {name}: Syzygy tables have at most {TB_PIECES} pieces"
             return f"no {kind} table for {name} ({name}{suffix} is not in the syzygy path {self.paths!r})"
         t = &ps.entry.dtz if ps.dtz else &ps.entry.wdl
-        path = os.fsdecode(<bytes>t.path)
+        path = os.fsdecode(<bytes>t.file.path)
         if ps.fault == TB_BAD_FILE:
-            return f"syzygy table {path}: {(<bytes>t.fault).decode(errors='replace')}"
+            return f"syzygy table {path}: {(<bytes>t.file.fault).decode(errors='replace')}"
         return f"syzygy table {path}: corrupt data (an index or code points outside the table)"
