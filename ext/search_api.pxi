@@ -5,6 +5,9 @@
 import os
 import threading
 
+from libc.stdlib cimport calloc
+from libc.string cimport memset
+
 cdef enum:
     PAWN_TABLE_LOG2 = 14    # 16K entries of 64 bytes: 1 MB per search thread
 
