@@ -21,7 +21,9 @@ include "board.pxi"
 include "table_file.pxi"
 include "book.pxi"
 include "syzygy.pxi"
-include "dtm.pxi"
+include "dtm_index.pxi"
+include "dtm_probe.pxi"
+include "dtm_generate.pxi"
 include "search_api.pxi"
 
 init_bitboards()

@@ -1,6 +1,6 @@
 """Generating Pyrope's DTM tables: which tables an ending needs first (the smaller endings its
 captures and promotions reach), the progress bar, and each table's summary. The work itself is
-the compiled DtmGenerator (ext/dtm.pxi)."""
+the compiled DtmGenerator (ext/dtm_generate.pxi)."""
 from __future__ import annotations
 
 import itertools
