@@ -8,6 +8,12 @@
 
 from pyrope._core import FenError
 
+# The chess core's files are compiled into this module again rather than cimported from _core:
+# the move generator works on the core's Position, so a cimport would take the Position type and
+# its make/unmake from _core too, and every call the referee makes into them (generate, is_legal,
+# do_move, undo_move, checkers) would become a call through a function pointer that the C compiler
+# cannot inline. Measured with generate and is_legal alone behind such pointers, RefereeCore.probe
+# ran 0.57% more instructions (callgrind); the copy costs only build time and a larger .so.
 include "bitboard.pxi"
 include "position.pxi"
 include "movegen.pxi"
