@@ -6,6 +6,7 @@
     python3 bench/kriegspiel.py metaposition [--games 20]
     python3 bench/kriegspiel.py search [--games 10] [--positions 5000]
     python3 bench/kriegspiel.py captures [--openings 30]
+    python3 bench/kriegspiel.py deadline [--games 4] [--starts 20] [--budgets 0.01 0.05 0.1] [--movetime 0.1]
 
 `players` plays the built-in players' tally of docs/kriegspiel.md ("Numbers"): random vs random and
 semi-random vs random, --games each through players.play_game, colours alternating, player seeds
@@ -20,6 +21,14 @@ fifty-move rule, other endings by kind, moves to mate and time a move.
 second (its enhanced search) and the MCTS's metapositions and nodes (our turns) a second, each
 given --positions metapositions, from White's metaposition at every fifth White move of --games
 seeded semi-random vs random games (only the searches are timed).
+
+`deadline` measures how far past their time the searches return (time limit only, no node
+limit): the maximax's enhanced and basic searches and the MCTS on the metapositions `search` uses
+(White's at every tenth turn of --games games), the bare-king search (depth up to 8, so the time
+ends it) from --starts KRK and KQK starts each, at each of --budgets seconds; then whole moves --
+every try of a move sharing its time, Python's work included -- of the maximax and the MCTS at
+--movetime against the random player (--moves-games games each). Over by: the call's (or the
+move's) wall time less its budget, median, 95th percentile and max, in ms.
 
 `captures` checks the density's chance of a capture (what the MCTS's capture answers are weighed
 by) against the referee: maximax self-play from the first --openings balanced openings, each twice
@@ -57,6 +66,7 @@ import chess
 from pyrope._kriegspiel import RefereeCore
 from pyrope.kriegspiel import Referee
 from pyrope.kriegspiel.endgame import DEPTH, MAX_NODES, BareKingPlayer, bare_king_start, packed
+from pyrope.kriegspiel.players import Player
 
 ROOT = Path(__file__).resolve().parent.parent
 # This file's name would hide the PyPI package `kriegspiel` (the comparison) behind it on sys.path.
@@ -218,15 +228,13 @@ def metaposition(args) -> None:
         print(f"{name}: {total / seconds:,.0f} updates/s ({total:,} updates of {args.games} games, {seconds:.2f} s)")
 
 
-def search(args) -> None:
-    """The maximax's and the MCTS's speed on the same metapositions (see the module's docstring)."""
-    from pyrope._kriegspiel import Maximax, Mcts
+def white_metapositions(games: int):
+    """White's metaposition and pseudomoves at every tenth turn of seeded semi-random vs random
+    games (n against 10000 + n), as the searches would meet them."""
     from pyrope.kriegspiel.metaposition import Metaposition
     from pyrope.kriegspiel.players import RandomPlayer, SemiRandomPlayer, play_game
 
-    maximax, mcts = Maximax(), Mcts()
-    spent = {"maximax": [0, 0.0, 0], "mcts": [0, 0.0, 0]}     # metapositions, seconds, nodes
-    for n in range(args.games):
+    for n in range(games):
         referee = Referee()
         play_game(SemiRandomPlayer(seed=n), RandomPlayer(seed=10000 + n), referee)
         meta = Metaposition(referee.start_fen, chess.WHITE)
@@ -237,22 +245,112 @@ def search(args) -> None:
             if turn.mover == chess.WHITE:
                 moves = meta.core.pseudomoves(bool(heard.pawn_tries)) if number % 10 == 0 else []
                 if moves:
-                    power = [False] * len(moves)
-                    for name, run, nodes in (
-                            ("maximax", lambda: maximax.best(meta.core, moves, power, False, args.positions), None),
-                            ("mcts", lambda: mcts.best(meta.core, moves, power, args.positions), mcts)):
-                        start = time.perf_counter()
-                        run()
-                        spent[name][1] += time.perf_counter() - start
-                        spent[name][0] += (nodes or maximax).positions
-                        spent[name][2] += nodes.nodes if nodes else 0
+                    yield meta, moves
                 meta.our_move(chess.Move.from_uci(turn.move), turn.announcement)
             else:
                 meta.their_move(turn.announcement)
             heard = turn.announcement
+
+
+def search(args) -> None:
+    """The maximax's and the MCTS's speed on the same metapositions (see the module's docstring)."""
+    from pyrope._kriegspiel import Maximax, Mcts
+
+    maximax, mcts = Maximax(), Mcts()
+    spent = {"maximax": [0, 0.0, 0], "mcts": [0, 0.0, 0]}     # metapositions, seconds, nodes
+    for meta, moves in white_metapositions(args.games):
+        power = [False] * len(moves)
+        for name, run, nodes in (
+                ("maximax", lambda: maximax.best(meta.core, moves, power, False, args.positions), None),
+                ("mcts", lambda: mcts.best(meta.core, moves, power, args.positions), mcts)):
+            start = time.perf_counter()
+            run()
+            spent[name][1] += time.perf_counter() - start
+            spent[name][0] += (nodes or maximax).positions
+            spent[name][2] += nodes.nodes if nodes else 0
     for name, (positions, seconds, nodes) in spent.items():
         extra = f", {nodes / seconds:,.0f} nodes/s" if nodes else ""
         print(f"{name}: {positions / seconds:,.0f} metapositions/s{extra} ({positions:,} in {seconds:.2f} s)")
+
+
+def overshoots(name: str, budget: float, elapsed: list[float], work: list[int]) -> None:
+    """One line: how far past `budget` the calls returned (median, 95th percentile, max, in ms)."""
+    over = sorted(1000 * (e - budget) for e in elapsed)
+    print(f"{name:18s} {1000 * budget:5.0f} ms {len(over):5d} calls: over by median {over[len(over) // 2]:+.2f}, "
+          f"p95 {over[int(0.95 * (len(over) - 1))]:+.2f}, max {over[-1]:+.2f} ms; "
+          f"{sum(work) / len(work):,.0f} units a call")
+
+
+def deadline(args) -> None:
+    """How far past their time the searches return (see the module's docstring)."""
+    from pyrope._kriegspiel import BareKing, Maximax, Mcts
+    from pyrope.kriegspiel.players import RandomPlayer, play_game
+    from pyrope.kriegspiel.roster import builtin
+    from pyrope.match.clock import Clock, TimeControl
+
+    metas = list(white_metapositions(args.games))
+    maximax, mcts = Maximax(), Mcts()
+    rng = random.Random(6)
+    kings = []
+    for ending in ([chess.ROOK], [chess.QUEEN]):
+        for _ in range(args.starts):
+            board = chess.Board(bare_king_start(rng, ending))
+            men = [(square, piece.piece_type) for square, piece in board.piece_map().items() if piece.color]
+            kings.append(BareKing(True, men, chess.BB_ALL & ~board.occupied_co[chess.WHITE]))
+    for budget in args.budgets:
+        for name, run, searched in (
+                ("maximax enhanced", lambda m, moves: maximax.best(m.core, moves, [False] * len(moves), False, None,
+                                                                   2, budget), maximax),
+                ("maximax basic", lambda m, moves: maximax.best(m.core, moves, [False] * len(moves), True, None,
+                                                                2, budget), maximax),
+                ("mcts", lambda m, moves: mcts.best(m.core, moves, [False] * len(moves), None, budget), mcts)):
+            elapsed, work = [], []
+            for meta, moves in metas:
+                start = time.perf_counter()
+                run(meta, moves)
+                elapsed.append(time.perf_counter() - start)
+                work.append(searched.positions)
+            overshoots(name, budget, elapsed, work)
+        elapsed, work, early = [], [], 0
+        for king in kings:
+            start = time.perf_counter()
+            king.best(8, 2 ** 62, (), budget)
+            elapsed.append(time.perf_counter() - start)
+            work.append(king.nodes)
+        overshoots("bare king (depth 8)", budget, elapsed, work)
+    # Whole moves: every try of a move shares its time (MoveBudget), Python's work per try included.
+    for kind in ("maximax", "mcts"):
+        elapsed = []
+        for n in range(args.moves_games):
+            referee = Referee()
+            clock = Clock(TimeControl(movetime=args.movetime))
+            play_game(Timed(builtin(kind, str(n)), elapsed), RandomPlayer(seed=n), referee, clock=clock, margin=1.0)
+        overshoots(f"{kind} moves", args.movetime, elapsed, [1])
+
+
+class Timed(Player):
+    """`inner`, its moves' wall times (first try to the legal one) appended to `elapsed`."""
+
+    def __init__(self, inner: Player, elapsed: list[float]) -> None:
+        self.inner, self.elapsed = inner, elapsed
+
+    def start(self, color, fen):
+        self.inner.start(color, fen)
+
+    def hear(self, announcement):
+        self.inner.hear(announcement)
+
+    def go(self, budget):
+        self.began = time.perf_counter()
+        self.inner.go(budget)
+
+    def next_try(self):
+        return self.inner.next_try()
+
+    def answered(self, text, legal):
+        self.inner.answered(text, legal)
+        if legal:
+            self.elapsed.append(time.perf_counter() - self.began)
 
 
 OPENINGS = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
@@ -333,6 +431,15 @@ def main(argv=None) -> None:
     action.add_argument("--games", type=int, default=10, help="seeded semi-random vs random games (default 10)")
     action.add_argument("--positions", type=int, default=5000, help="metapositions a search (default 5000)")
     action.set_defaults(run=search)
+    action = actions.add_parser("deadline", help="how far past their time the searches and whole moves return")
+    action.add_argument("--games", type=int, default=4, help="seeded semi-random vs random games (default 4)")
+    action.add_argument("--starts", type=int, default=20, help="KRK and KQK starts each (default 20)")
+    action.add_argument("--budgets", type=float, nargs="+", default=[0.01, 0.05, 0.1],
+                        help="seconds a search (default 0.01 0.05 0.1)")
+    action.add_argument("--movetime", type=float, default=0.1, help="seconds a move in the games (default 0.1)")
+    action.add_argument("--moves-games", type=int, default=2,
+                        help="games each of the maximax and the MCTS at --movetime against the random player (default 2)")
+    action.set_defaults(run=deadline)
     action = actions.add_parser("captures", help="the density's capture chance against the referee's answers")
     action.add_argument("--openings", type=int, default=30, help="balanced openings, each twice (default 30)")
     action.set_defaults(run=captures)

@@ -2,9 +2,10 @@
 # Kriegspiel's compiled module (pyrope._kriegspiel): the chess core's own bitboards, position, move
 # generation and notation, included here so the referee's hot path inlines with them, and the
 # referee on top; beside it the metaposition (a side's belief about the enemy men), the maximax
-# search over metapositions and the Monte Carlo tree search on its evaluation, and the bare-king endgame search, which shares their move generation
-# and check kinds. A bad FEN raises the core's
-# FenError, so callers catch one class for both games.
+# search over metapositions and the Monte Carlo tree search on its evaluation, and the bare-king
+# endgame search, which shares their move generation and check kinds; the searches poll their
+# time limit (kriegspiel_deadline.pxi) in C. A bad FEN raises the core's FenError, so callers catch
+# one class for both games.
 
 from pyrope._core import FenError
 
@@ -21,6 +22,7 @@ include "notation.pxi"
 include "kriegspiel_referee.pxi"
 include "kriegspiel_meta.pxi"
 include "kriegspiel_density.pxi"
+include "kriegspiel_deadline.pxi"
 include "kriegspiel_endgame.pxi"
 include "kriegspiel_maximax.pxi"
 include "kriegspiel_mcts.pxi"

@@ -317,10 +317,15 @@ cdef double eg_mating(const EgNode* n, u64 kings, u64 attacked) noexcept nogil:
     return score
 
 
+cdef enum:
+    EG_CHECK_EVERY = 256    # positions between two clock reads (see ks_passed)
+
+
 cdef struct EgSearch:
     long nodes
     long max_nodes
     bint stopped
+    KsDeadline deadline
 
 
 cdef double eg_answers(EgSearch* s, const EgNode* n, int m, int depth, int ply,
@@ -334,6 +339,8 @@ cdef double eg_answers(EgSearch* s, const EgNode* n, int m, int depth, int ply,
     cdef double worst = 2 * EG_WIN, v
     cdef int kinds, target
     s.nodes += 1
+    if ks_passed(&s.deadline, s.nodes):
+        s.stopped = True            # the iteration is thrown away; depth 1 never recurses, so it ends
     eg_play(n, m, &after)
     eg_split(&after, legal, &split)
     if split.stalemated:
@@ -487,16 +494,17 @@ cdef class BareKing:
         """EVAL of this metaposition as if the enemy king were to move."""
         return eg_eval(&self.node, self.node.kings, eg_attacks(&self.node, True))
 
-    def best(self, int depth=4, long max_nodes=2000000, avoid=()):
+    def best(self, int depth=4, long max_nodes=2000000, avoid=(), seconds=None):
         """Section 6.2's move against the worst answers, iteratively deepened to `depth` moves
-        while fewer than `max_nodes` positions are visited, with its value; moves in `avoid`
-        (already played from this very metaposition) only when nothing else is left. None when
-        we have no try."""
+        while fewer than `max_nodes` positions are visited and, with `seconds`, until that time is
+        up (the first depth always finishes), with its value; moves in `avoid` (already played
+        from this very metaposition) only when nothing else is left. None when we have no try."""
         cdef int moves[EG_MAX_MOVES]
         cdef double values[EG_MAX_MOVES]
         cdef int count = 0, d, i, j, best_index
         cdef double value = 0
         cdef EgSearch s
+        cdef double limit = ks_seconds(seconds)
         if not self.node.kings:
             raise ValueError("no square is left for the enemy king")
         tries = self.moves()
@@ -512,6 +520,7 @@ cdef class BareKing:
         s.max_nodes = max_nodes
         s.stopped = False
         with nogil:
+            ks_start(&s.deadline, limit, EG_CHECK_EVERY)
             for d in range(1, depth + 1):
                 eg_best(&s, &self.node, d, 0, -2 * EG_WIN, 2 * EG_WIN, moves, values, count)
                 if s.stopped and d > 1:

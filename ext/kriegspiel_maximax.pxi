@@ -66,6 +66,7 @@ cdef struct MxSearch:
     const MpDensity* root           # the enemy men's density at the root (the game's metaposition)
     double prior                    # 1 / the enemy men left: the chance a given one moved
     double stalemated               # the chance of a stalemate in the last mx_static's metaposition
+    KsDeadline deadline             # the search's time limit, polled by mx_static
 
 
 # f_E by age: how likely an unseen square is to hold what it may hold, from 1/3 for a square seen a
@@ -328,6 +329,7 @@ cdef double mx_static(MxSearch* s, const Meta* m, int move, bint capture, Meta* 
     cdef u64 kings = m.possible[KING] & ~after.mine & mp_sure_checks(after)
     cdef double value = mx_eval(s, after, move, took, False, &s.stalemated), share, checked_stalemated
     s.positions += 1
+    ks_passed(&s.deadline, s.positions)     # the searches see s.deadline.passed and unwind
     if kings and after.ours[KING]:
         kings &= ~KING_ATTACKS[lsb(after.ours[KING])]
     if not kings:
@@ -382,7 +384,7 @@ cdef double mx_value(MxSearch* s, const Meta* m, int move, bint capture, int dep
     cdef double static, stalemated
     static = mx_static(s, m, move, capture, &after)
     stalemated = s.stalemated
-    if depth <= 1:
+    if depth <= 1 or s.deadline.passed:
         return static
     mx_meta(&after, &next_)
     count = mp_generate(&next_, moves, False)
@@ -390,6 +392,8 @@ cdef double mx_value(MxSearch* s, const Meta* m, int move, bint capture, int dep
         return static
     for i in range(count):
         values[i] = mx_value(s, &next_, moves[i], False, depth - 1)
+        if s.deadline.passed:       # the root throws this search away
+            return static
     return mx_blend(s, static, stalemated, mx_best(s, &next_, moves, values, count, static))
 
 
@@ -447,7 +451,7 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
     cdef double static, stalemated
     static = mx_static(s, m, move, capture, &after)
     stalemated = s.stalemated
-    if budget <= 1.0:
+    if budget <= 1.0 or s.deadline.passed:
         return static
     mx_meta(&after, &next_)
     count = mp_generate(&next_, moves, False)
@@ -459,6 +463,8 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
             s.gain[x] = mx_static(s, &next_, x, False, &child) - static
             s.seen[x] = s.stamp
             fresh[n_fresh] = x; fresh_key[n_fresh] = s.gain[x]; n_fresh += 1
+    if s.deadline.passed:           # the root throws this search away
+        return static
     budget -= n_fresh
     mx_sort(fresh, fresh_key, n_fresh)
     mx_sort(known, known_key, n_known)
@@ -473,17 +479,76 @@ cdef double mx_value2(MxSearch* s, const Meta* m, int move, bint capture, double
     for i in range(n_selected):
         moves[i] = fresh[i] if i < n_fresh else known[i - n_fresh]
         values[i] = mx_value2(s, &next_, moves[i], False, budget)
+        if s.deadline.passed:
+            return static
     return mx_blend(s, static, stalemated, mx_best(s, &next_, moves, values, n_selected, static))
+
+
+cdef enum:
+    MX_CHECK_EVERY = 32     # metapositions between two clock reads: some 0.15 ms (see ks_passed)
+
+
+cdef int mx_iteration(MxSearch* s, const Meta* m, const int* moves, const bint* capture, int n, bint shallow,
+                      double positions, int depth, bint must_finish, double* value) noexcept nogil:
+    """One whole search of `moves` (the enhanced one sharing `positions`, or the basic one `depth`
+    deep): the index of the best, its value in `value`; -1 when the deadline cut it short, unless
+    `must_finish` (a search of static values only, which always ends soon)."""
+    cdef int i, best = -1
+    cdef double v
+    s.stamp += 1            # a fresh killer table: each search is the search at its budget
+    value[0] = -1e18
+    for i in range(n):
+        if shallow:
+            v = mx_value(s, m, moves[i], capture[i], depth)
+        else:
+            v = mx_value2(s, m, moves[i], capture[i], positions / n)
+        if s.deadline.passed and not must_finish:
+            return -1
+        if v > value[0]:
+            value[0], best = v, i
+    return best
+
+
+cdef int mx_timed(MxSearch* s, const Meta* m, const int* moves, const bint* capture, int n, bint shallow,
+                  long positions, int depth, double* value) noexcept nogil:
+    """Iterative deepening within s.deadline: every move's static value first (it always
+    finishes), then the basic search one move deeper each time up to `depth`, or the enhanced one
+    with twice the metapositions each time up to `positions` (0: no limit). The best move of the
+    last search that finished. An enhanced search is not begun when, at twice the last one's time,
+    it would not finish: that time is left to the next try."""
+    cdef int best = mx_iteration(s, m, moves, capture, n, shallow, n, 1, True, value), found
+    cdef int level = 1
+    cdef double budget = n, found_value, started, took
+    while not s.deadline.passed:
+        if shallow:
+            if level >= depth:
+                break
+            level += 1
+        else:
+            if positions > 0 and budget >= positions:
+                break
+            budget = 2.0 * budget if positions <= 0 else min(2.0 * budget, <double> positions)
+        started = ks_now()
+        found = mx_iteration(s, m, moves, capture, n, shallow, budget, level, False, &found_value)
+        if found < 0:
+            break
+        best, value[0] = found, found_value
+        took = ks_now() - started
+        if not shallow and ks_now() + 2.0 * took > s.deadline.at:
+            break
+    return best
 
 
 cdef class Maximax:
     """Darkboard 1.0's search over a MetaCore (pyrope.kriegspiel.maximax.MaximaxPlayer is its face).
 
-    best(core, moves, captures, shallow, positions, depth): the best of `moves` (packed from | to
-    << 6 | promotion << 12) from `core`'s metaposition; `captures` flags the power moves among
-    them, searched as captures. shallow: the basic search, `depth` moves of ours deep; else the enhanced
-    search with `positions` metapositions shared among the moves. Returns (move, value), or None
-    when `moves` is empty; `positions` then holds how many metapositions it evaluated.
+    best(core, moves, captures, shallow, positions, depth, seconds): the best of `moves` (packed
+    from | to << 6 | promotion << 12) from `core`'s metaposition; `captures` flags the power moves
+    among them, searched as captures. shallow: the basic search, `depth` moves of ours deep; else
+    the enhanced search with `positions` metapositions shared among the moves. With `seconds` (a
+    time limit) the search deepens iteratively until the time is up (mx_timed): `positions`, if
+    not None, then caps the enhanced search. Returns (move, value), or None when `moves` is empty;
+    `positions` then holds how many metapositions it evaluated.
     """
     cdef MxSearch* s
 
@@ -534,15 +599,16 @@ cdef class Maximax:
         after.d = core.d
         return after
 
-    def best(self, MetaCore core, moves, captures, bint shallow, long positions=5000, int depth=2):
-        cdef int n = len(moves), i, best_move = -1
+    def best(self, MetaCore core, moves, captures, bint shallow, positions=5000, int depth=2, seconds=None):
+        cdef int n = len(moves), i, best_index
         cdef int* packed
         cdef bint* capture
-        cdef double v, best_value = -1e18, budget
+        cdef double best_value, limit = ks_seconds(seconds)
+        cdef long budget = 0 if positions is None else positions
         if n == 0:
             return None
-        if positions < 1 or depth < 1:
-            raise ValueError("positions and depth must be >= 1")
+        if (positions is None and seconds is None) or (positions is not None and positions < 1) or depth < 1:
+            raise ValueError("positions (or, with seconds, None) and depth must be >= 1")
         packed = <int*> PyMem_Malloc(n * sizeof(int))
         capture = <bint*> PyMem_Malloc(n * sizeof(bint))
         if packed == NULL or capture == NULL:
@@ -555,19 +621,17 @@ cdef class Maximax:
                 if not 0 <= packed[i] < MX_TABLE:
                     raise ValueError(f"bad move {packed[i]}")
             self.s.positions = 0
-            self.s.stamp += 1
             self.s.root = &core.d
             self.s.prior = 1.0 / max(1, mp_enemy_men(&core.m))
-            budget = (<double> positions) / n
             with nogil:
-                for i in range(n):
-                    if shallow:
-                        v = mx_value(self.s, &core.m, packed[i], capture[i], depth)
-                    else:
-                        v = mx_value2(self.s, &core.m, packed[i], capture[i], budget)
-                    if v > best_value:
-                        best_value, best_move = v, packed[i]
+                ks_start(&self.s.deadline, limit, MX_CHECK_EVERY)
+                if limit < 0.0:
+                    best_index = mx_iteration(self.s, &core.m, packed, capture, n, shallow, budget, depth,
+                                              True, &best_value)
+                else:
+                    best_index = mx_timed(self.s, &core.m, packed, capture, n, shallow, budget, depth, &best_value)
+                ks_start(&self.s.deadline, -1.0, MX_CHECK_EVERY)    # evaluate() and pseudo() keep no limit
+            return packed[best_index], best_value
         finally:
             PyMem_Free(packed)
             PyMem_Free(capture)
-        return best_move, best_value

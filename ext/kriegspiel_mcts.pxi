@@ -12,13 +12,20 @@
 # line below it by the risk coefficient alpha, and backed up by the maximum (5.8), not the mean.
 #
 # Nodes and edges live in two pools sized by the budget of evaluated metapositions; the search
-# stops when the budget is spent. Everything is C on C types, without the GIL.
+# stops when the budget is spent or its deadline passes (checked as the maximax's, in mx_static:
+# a search ends at most one node's evaluations past it). Everything is C on C types, without the GIL.
 
 from libc.math cimport log, sqrt
 
 cdef enum:
     MC_MAX_CHILDREN = 2        # an edge's legal answers: silent, or a capture on its square
     MC_MAX_ROOT = 2 * MX_MAX_MOVES     # the tries a search may be given (pseudomoves, power moves)
+
+# A search limited by time alone sizes its pools for this many metapositions a second -- some nine
+# times what the search evaluates here (docs/kriegspiel.md "MCTS") -- so that the time, not a
+# pool, ends it; the pools' memory is touched only as far as the search gets.
+cdef double MC_TIMED_RATE = 2e6
+cdef long MC_MAX_POSITIONS = 1 << 24
 
 
 cdef struct McEdge:             # one of our tries from a node
@@ -187,7 +194,8 @@ cdef void mc_search(McTree* t, MxSearch* s, long budget) noexcept nogil:
     """Approach C's loop: from the root, down by UCT and the likelier answer not yet given its
     share, to an answer whose node does not exist; make it (valuing all its tries), then back up
     the values along the path. Until `budget` metapositions are evaluated or a pool is full, or
-    descents keep ending where there is nothing to make (nodes without moves)."""
+    descents keep ending where there is nothing to make (nodes without moves), or the deadline
+    passes."""
     cdef int path_nodes[256]
     cdef int path_edges[256]
     cdef int path_answers[256]
@@ -196,7 +204,7 @@ cdef void mc_search(McTree* t, MxSearch* s, long budget) noexcept nogil:
     cdef McNode* node
     cdef McEdge* e
     cdef Meta after, next_
-    while s.positions < budget:
+    while s.positions < budget and not s.deadline.passed:
         index, depth = 0, 0
         child = -1
         while depth < 256:
@@ -236,9 +244,11 @@ cdef class Mcts:
     """Darkboard 2.0's search (approach C) over a MetaCore (pyrope.kriegspiel.mcts.MctsPlayer is
     its face), with the maximax's evaluation and weights.
 
-    best(core, moves, captures, positions): the most visited of `moves` (packed as Maximax's) from
-    `core`'s metaposition after a search of `positions` evaluated metapositions; `captures` flags
-    the power moves among them. Returns (move, value), or None when `moves` is empty.
+    best(core, moves, captures, positions, seconds): the most visited of `moves` (packed as
+    Maximax's) from `core`'s metaposition after a search of `positions` evaluated metapositions
+    and, with `seconds`, at most that long (`positions` may then be None: time alone); `captures`
+    flags the power moves among them. The root's tries are always valued, however short the time.
+    Returns (move, value), or None when `moves` is empty.
     """
     cdef MxSearch* s
     cdef McTree t
@@ -273,15 +283,18 @@ cdef class Mcts:
         """Nodes (our turns) the last search made."""
         return self.t.n_nodes
 
-    def best(self, MetaCore core, moves, captures, long positions=5000):
+    def best(self, MetaCore core, moves, captures, positions=5000, seconds=None):
         cdef int n = len(moves), i, best = -1
         cdef int* packed
         cdef bint* power
         cdef McEdge* e
+        cdef double limit = ks_seconds(seconds)
+        cdef long budget
         if n == 0:
             return None
-        if positions < 1:
-            raise ValueError("positions must be >= 1")
+        if (positions is None and seconds is None) or (positions is not None and positions < 1):
+            raise ValueError("positions (or, with seconds, None) must be >= 1")
+        budget = min(MC_MAX_POSITIONS, <long> (limit * MC_TIMED_RATE) + 1) if positions is None else positions
         if n > MC_MAX_ROOT:
             raise ValueError(f"at most {MC_MAX_ROOT} moves, not {n}")
         packed = <int*> PyMem_Malloc(n * sizeof(int))
@@ -295,13 +308,14 @@ cdef class Mcts:
                 power[i] = bool(captures[i])
                 if not 0 <= packed[i] < MX_TABLE:
                     raise ValueError(f"bad move {packed[i]}")
-            self._reserve(positions, n)
+            self._reserve(budget, n)
             self.s.positions = 0
             self.s.root = &core.d
             self.s.prior = 1.0 / max(1, mp_enemy_men(&core.m))
             with nogil:
+                ks_start(&self.s.deadline, limit, MX_CHECK_EVERY)
                 mc_new_node(&self.t, self.s, &core.m, packed, power, n)
-                mc_search(&self.t, self.s, positions)
+                mc_search(&self.t, self.s, budget)
                 for i in range(n):
                     e = &self.t.edges[i]
                     if best < 0 or e.visits > self.t.edges[best].visits or (

@@ -83,8 +83,11 @@ def test_a_bad_line_gets_one_error_line(line, answer):
 
 @pytest.mark.parametrize("line,answer", [
     ("go", "error go: not our turn"),
-    ("go depth 3", "error go: expected: go [movetime MS] [nodes N]"),
-    ("go movetime", "error go: expected"),
+    ("go depth 3", "error go: a limit is one of wtime, btime, winc, binc, movestogo, movetime, nodes, not 'depth'"),
+    ("go movetime", "error go: 'movetime' needs a value"),
+    ("go movetime -5", "error go: movetime is 1 to 1099511627776, not -5"),
+    ("go wtime x", "error go: wtime is a whole number, not 'x'"),
+    ("go nodes 0", "error go: nodes is 1 to"),
     ("umpire tomove purple", "error umpire: tomove is white or black"),
     ("umpire capture e9 pawn tomove white", "error umpire:"),
     ("umpire capture e4 rook tomove white", "error umpire: a capture is of a pawn or a piece"),

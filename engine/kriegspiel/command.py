@@ -10,7 +10,8 @@ import sys
 from .. import console
 from .._core import STARTING_FEN
 from ..journal import Journal
-from ..match.options import SprtSpec, check_counts, match_seed, parse_fields
+from ..match.clock import TimeControl
+from ..match.options import SprtSpec, check_counts, match_seed, parse_fields, time_control
 from ..match.runner import Match, play_command, schedule
 from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
 from .roster import BUILTINS
@@ -48,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                "examples:\n"
                "  pyrope kriegspiel match --white semi-random --black random --games 100 --pgn games.pgn\n"
                "  pyrope kriegspiel match --white random --black random --games 1000 --concurrency 2 "
-               "--resume rr.jsonl")
+               "--resume rr.jsonl\n"
+               "  pyrope kriegspiel match --white mcts --black maximax --tc 10+0.1 --games 20")
     play = actions.add_parser(
         "play", help="play Kriegspiel at the terminal against a built-in player",
         description="Play Kriegspiel (ICC wild 16) at the terminal: you see your own men, type tries, and hear\n"
@@ -59,6 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="the built-in player you face (default semi-random)")
     play.add_argument("--fen", help="start from this position (default: the standard start)")
     play.add_argument("--seed", type=int, default=0, help="the opponent's seed (default 0)")
+    play.add_argument("--movetime", type=float, metavar="S",
+                      help="the opponent's seconds a move, shared by its tries (default: its own node budget)")
     match.add_argument("--white", nargs="+", required=True, metavar="TOKEN",
                        help="the first player (White in the odd games): KIND [KEY=VALUE ...]")
     match.add_argument("--black", nargs="+", required=True, metavar="TOKEN",
@@ -70,10 +74,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="start positions, one FEN or EPD a line, each played twice with colours swapped")
     match.add_argument("--trycap", type=int, default=TRY_CAP,
                        help=f"refused tries in one turn that lose the game (default {TRY_CAP})")
-    match.add_argument("--movetime", type=float, metavar="S", help="cmd= players: seconds a move (go movetime)")
-    match.add_argument("--nodes", type=int, help="cmd= players: nodes a move (go nodes)")
-    match.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                       help="cmd= players: seconds allowed for each answer before the game is lost (default 30)")
+    limits = match.add_argument_group("time control (--tc or --movetime, and/or --nodes): every player's, "
+                                      "each move's tries sharing its time")
+    limits.add_argument("--tc", help="clock: BASE+INC, MOVES/BASE or MOVES/BASE+INC in seconds (e.g. 10+0.1, 40/60), "
+                                     "as pyrope match takes it")
+    limits.add_argument("--movetime", type=float, metavar="S", help="fixed seconds a move (go movetime)")
+    limits.add_argument("--nodes", type=int,
+                        help="the searches' metapositions (positions, for the bare-king search) a try (go nodes)")
+    limits.add_argument("--timemargin", type=int, default=100, metavar="MS",
+                        help="milliseconds a player may overstep its clock or movetime before it loses on time "
+                             "(default 100, as pyrope match)")
+    limits.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                        help="cmd= players: seconds allowed for each answer before the game is lost (default 30)")
+    match.set_defaults(depth=None)      # the shared time_control reads a depth: Kriegspiel has none
     match.add_argument("--seed", type=int, help="seed of the players' choices (default: a random one, reported)")
     match.add_argument("--concurrency", type=int, default=1, help="games played at the same time (default 1)")
     match.add_argument("--sprt", nargs="*", metavar="KEY=VALUE",
@@ -93,22 +106,21 @@ def build_match(args: argparse.Namespace) -> Match:
     starts = read_openings(args.openings) if args.openings else [check_start(args.fen or STARTING_FEN)]
     if args.trycap < 1:
         raise ValueError("--trycap must be 1 or more")
-    args.timemargin = 0                 # no clocks: the shared check wants one
     check_counts(args)
-    if (args.movetime is not None and args.movetime <= 0) or (args.nodes is not None and args.nodes < 1):
-        raise ValueError("--movetime and --nodes must be more than 0")
-    go_words = " ".join([f"movetime {max(1, round(1000 * args.movetime))}"] if args.movetime else []) + \
-        (f" nodes {args.nodes}" if args.nodes else "")
+    tc = time_control(args)
     sprt = None if args.sprt is None else parse_fields(SprtSpec, args.sprt, "--sprt")
     journal = Journal(args.resume) if args.resume else None
     match_seed(args, journal)
     games = args.games + args.games % 2
     if journal is not None:
         journal.check({"game": "kriegspiel", "player list": [dataclasses.asdict(spec) for spec in players],
-                       "starts": starts, "try cap": args.trycap, "seed": args.seed, "go": go_words.strip(),
+                       "starts": starts, "try cap": args.trycap, "seed": args.seed,
+                       # "" without limits, as journals made before the clocks have it
+                       "go": "" if tc == TimeControl() else {"time control": dataclasses.asdict(tc),
+                                                              "timemargin": args.timemargin},
                        "sprt": None if sprt is None else dataclasses.asdict(sprt)})
     tasks = schedule(2, games, starts)
-    game = KriegspielMatchGame(args.trycap, args.event, args.seed, args.timeout, go_words.strip())
+    game = KriegspielMatchGame(args.trycap, args.event, args.seed, args.timeout, tc, args.timemargin / 1000.0)
     return Match(players, tasks, game, args.concurrency, sprt, args.pgn, args.quiet or not console.show_progress, journal)
 
 
@@ -123,8 +135,10 @@ def run_terminal(args: argparse.Namespace) -> int:
     try:
         if args.fen:
             check_start(args.fen)
+        if args.movetime is not None and not args.movetime > 0:
+            raise ValueError(f"--movetime must be more than 0 seconds, not {args.movetime:g}")
         terminal = KriegspielTerminal(print, args.color == "white", args.opponent, args.fen, args.seed,
-                                      prompt=sys.stdin.isatty())
+                                      prompt=sys.stdin.isatty(), movetime=args.movetime)
     except ValueError as error:
         print(f"pyrope kriegspiel play: {error}", file=sys.stderr)
         return 2

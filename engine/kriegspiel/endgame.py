@@ -17,11 +17,13 @@ import chess
 
 from .._kriegspiel import BareKing
 from .metaposition import Metaposition
+from .budget import MoveBudget
 from .players import Player, RandomPlayer, try_text
 from .referee import Announcement
 
 DEPTH = 4               # our moves deep, each followed by every answer and the king's unseen step
 MAX_NODES = 400_000     # positions a search may visit before it settles for the last whole depth
+UNLIMITED = 2 ** 62     # the node limit of a search that time alone limits
 
 
 def bare_king_squares(board: chess.Board, color: chess.Color, our_turn: bool) -> int:
@@ -125,7 +127,8 @@ class BareKingPlayer(Player):
         board = self.own.board
         state = (board.board_fen(), self.search.kings)
         played = self._visited.setdefault(state, set())
-        found = self.search.best(self.depth, self.max_nodes, sorted(played | self._repeating()))
+        nodes, seconds = self.budget.search(self.max_nodes)
+        found = self.search.best(self.depth, nodes or UNLIMITED, sorted(played | self._repeating()), seconds)
         if found is None:
             raise RuntimeError("no try is left against the bare king")
         move = found[0]
@@ -186,7 +189,7 @@ class HandOver(Player):
         search's set no longer holds the truth, and the inner player stopped listening)."""
         fallback = RandomPlayer(f"{self.color}")
         fallback.color, fallback.own = self.color, self.inner.own
-        fallback.announcement, fallback.refused = announcement, set()
+        fallback.announcement, fallback.refused, fallback.budget = announcement, set(), self.inner.budget
         self.playing = fallback
 
     def stuck_pawns(self) -> Optional[int]:
@@ -225,7 +228,7 @@ class HandOver(Player):
         self.blockers = (walls >> 8 if self.color == chess.WHITE else walls << 8) & chess.BB_ALL
         endgame = BareKingPlayer(self.depth, self.max_nodes)
         endgame.color, endgame.own = self.color, self.inner.own
-        endgame.announcement, endgame.refused = self.inner.announcement, set()
+        endgame.announcement, endgame.refused, endgame.budget = self.inner.announcement, set(), self.inner.budget
         endgame.take_over(self.meta.possible[chess.KING] & ~walls, walls)
         self.playing = endgame
 
@@ -233,6 +236,9 @@ class HandOver(Player):
         self.playing.answered(text, legal)
         if legal and self.playing is self.inner:
             self.meta.played(self._tried)
+
+    def go(self, budget: MoveBudget) -> None:
+        self.playing.go(budget)
 
     def next_try(self) -> str:
         text = self.playing.next_try()

@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 import chess
 
 from .players import Player
-from .protocol import umpire_words
+from .protocol import go_words, umpire_words
 from .referee import Announcement
 
 
@@ -22,12 +22,12 @@ class PlayerFault(Exception):
 
 class ExternalPlayer(Player):
     """`command` speaking the protocol; `options` (NAME -> VALUE) are set once it has started.
-    `timeout` seconds are allowed for each answer; `go` carries `go_words` (e.g. `movetime 100`)."""
+    `timeout` seconds are allowed for each answer; `go` carries each move's limits (its MoveBudget's)."""
 
     def __init__(self, command: Sequence[str], options: Optional[dict] = None, timeout: float = 30.0,
-                 go_words: str = "", directory: Optional[str] = None) -> None:
+                 directory: Optional[str] = None) -> None:
         self.command, self.options, self.timeout = list(command), dict(options or {}), timeout
-        self.go_words, self.directory = go_words, directory
+        self.directory = directory
         self.process: Optional[subprocess.Popen] = None
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
 
@@ -108,7 +108,7 @@ class ExternalPlayer(Player):
 
     def next_try(self) -> str:
         if self._first_try:                 # a refused try is followed by the next unasked
-            self.send(f"go {self.go_words}".strip())
+            self.send(go_words(self.budget.limits))
             self._first_try = False
         words = self.expect("try").split()
         if len(words) != 2:

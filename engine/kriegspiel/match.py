@@ -19,9 +19,12 @@ A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
 
 Each game is played by players.play_game on a worker thread through the referee, so the runner's
 other games go on meanwhile; a player that reaches --trycap refused tries in a turn, writes a try
-the referee cannot read, or fails, loses the game. Starts: the standard position, --fen, or the
-positions of --openings (one FEN a line), each played twice with colours swapped; the --white
-player is White in the odd games. A random player's seed is its own and the game's number, so a
+the referee cannot read, or fails, loses the game. The limits (--tc, --movetime, --nodes: the
+chess runner's, match.options.time_control) reach every player, built-in or program, as a `go`'s;
+the match keeps the clocks (match.clock.Clock) and charges each move the wall time from its first
+try to its legal one, so a player past its clock or fixed time by more than --timemargin loses on
+time. Starts: the standard position, --fen, or the positions of --openings (one FEN a line), each
+played twice with colours swapped; the --white player is White in the odd games. A random player's seed is its own and the game's number, so a
 match replays the same games. The record (--pgn) is the referee's full game in Kriegspiel PGN.
 """
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 import chess
 
+from ..match.clock import Clock, TimeControl
 from ..match.options import split_key_value
 from ..match.runner import Ending, GameTask, Match, draw, loss
 from .external import ExternalPlayer
@@ -48,9 +52,10 @@ TRY_CAP = 1000
 # python-chess's terminations (players.GameResult) as the match counts and words them.
 DRAWS = {"stalemate": "Stalemate", "insufficient_material": "Draw by insufficient material",
          "fifty_moves": "Draw by the fifty-move rule", "threefold_repetition": "Draw by threefold repetition"}
-FAULTS = {"try cap": ("try cap", "{loser} reached the try cap"),
-          "bad try": ("illegal move", "{loser} made a try the referee cannot read"),
-          "crash": ("engine crash", "{loser}'s player failed")}
+FAULTS = {"try cap": ("try cap", "rules infraction", "{loser} reached the try cap"),
+          "bad try": ("illegal move", "rules infraction", "{loser} made a try the referee cannot read"),
+          "crash": ("engine crash", "rules infraction", "{loser}'s player failed"),
+          "time": ("time forfeit", "time forfeit", "{loser} loses on time")}
 
 
 @dataclass
@@ -149,10 +154,10 @@ class MatchPlayer:
     """The runner's player: a fresh built-in players.Player for every game, or one program over the
     protocol kept from game to game (started again after a fault)."""
 
-    def __init__(self, spec: PlayerSpec, timeout: float, go_words: str) -> None:
+    def __init__(self, spec: PlayerSpec, timeout: float) -> None:
         self.spec = spec
         self.program = None if spec.kind != "cmd" else \
-            ExternalPlayer(spec.command, spec.options, timeout, go_words, spec.directory)
+            ExternalPlayer(spec.command, spec.options, timeout, spec.directory)
 
     def for_game(self, seed: str) -> Player:
         return self.program or builtin(self.spec.kind, seed, **self.spec.params)
@@ -164,34 +169,37 @@ class MatchPlayer:
 
 class KriegspielMatchGame:
     """The runner's Game for Kriegspiel: one game refereed by pyrope.kriegspiel.Referee between two
-    players, its Kriegspiel PGN, and the report's lines on draws, tries and length."""
+    players under the time control `tc` (with `margin` seconds of grace), its Kriegspiel PGN, and
+    the report's lines on draws, tries and length."""
 
     def __init__(self, try_cap: int = TRY_CAP, event: str = "?", seed: int = 0, timeout: float = 30.0,
-                 go_words: str = "") -> None:
-        self.try_cap, self.event, self.seed, self.timeout, self.go_words = try_cap, event, seed, timeout, go_words
+                 tc: TimeControl = TimeControl(), margin: float = 0.1) -> None:
+        self.try_cap, self.event, self.seed, self.timeout = try_cap, event, seed, timeout
+        self.tc, self.margin = tc, margin
         self.plies = self.tries = self.games = 0
 
     def player(self, spec: PlayerSpec) -> MatchPlayer:
-        return MatchPlayer(spec, self.timeout, self.go_words)
+        return MatchPlayer(spec, self.timeout)
 
     async def play(self, task: GameTask, white: MatchPlayer, black: MatchPlayer) -> Tuple[Ending, KriegspielGame]:
         referee = Referee(task.opening)
         seed = f"{self.seed}:{task.number}"
         players = {chess.WHITE: white.for_game(seed), chess.BLACK: black.for_game(seed)}
-        result = await asyncio.to_thread(play_game, players[chess.WHITE], players[chess.BLACK], referee, self.try_cap)
+        result = await asyncio.to_thread(play_game, players[chess.WHITE], players[chess.BLACK], referee, self.try_cap,
+                                         Clock(self.tc), self.margin)
         self.games += 1
         self.plies += len(referee.turns)
         self.tries += sum(len(turn.refused) + 1 for turn in referee.turns)
         if result.termination in FAULTS:
-            kind, reason = FAULTS[result.termination]
-            ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, kind, "rules infraction", reason, True)
+            kind, termination, reason = FAULTS[result.termination]
+            ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, kind, termination, reason, True)
         elif result.termination == "checkmate":
             ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, "checkmate", "normal", "{winner} mates")
         else:
             ending = draw(result.termination.replace("_", " "), "normal", DRAWS[result.termination])
         tags = {"Event": self.event, "Date": time.strftime("%Y.%m.%d"), "Round": str(task.number),
                 "White": white.spec.name, "Black": black.spec.name, "Result": ending.result,
-                "Termination": ending.termination}
+                "Termination": ending.termination, "TimeControl": self.tc.pgn()}
         return ending, game_from_referee(referee, tags)
 
     def write_record(self, record: KriegspielGame, file: TextIO) -> None:

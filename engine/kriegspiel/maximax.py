@@ -24,9 +24,10 @@ DEPTH = 2           # the basic search's moves of ours in a line: each try and o
 class MaximaxPlayer(RandomPlayer):
     """Tries the move the search values most among those it cannot rule out. After a capture, a
     check or pawn tries the basic search looks `depth` of our moves deep, every move searched;
-    otherwise the enhanced search shares `positions` metapositions among its best lines. When no
-    pseudomove is left untried (castling, say, or en passant is then the only legal move) it tries
-    at random among the rest, seeded by `seed`."""
+    otherwise the enhanced search shares `positions` metapositions among its best lines -- unless
+    the move's budget (players.Player.go) gives a time or node limit. When no pseudomove is left
+    untried (castling, say, or en passant is then the only legal move) it tries at random among
+    the rest, seeded by `seed`."""
 
     def __init__(self, seed: Optional[str | int] = None, positions: int = POSITIONS, depth: int = DEPTH,
                  alpha: float = 0.5, **weights: float) -> None:
@@ -67,8 +68,10 @@ class MaximaxPlayer(RandomPlayer):
         return by_move[self.best(moves, [move in self.power for move in moves])]
 
     def best(self, moves: list[int], power: list[bool]) -> int:
-        """The search's choice among `moves` (packed), `power` flagging the power moves. After a
-        capture, a check or pawn tries the basic search, else the enhanced one."""
+        """The search's choice among `moves` (packed), `power` flagging the power moves, within
+        this try's share of the move's budget. After a capture, a check or pawn tries the basic
+        search, else the enhanced one."""
         announcement = self.announcement
         shallow = bool(announcement.capture or announcement.checks or announcement.pawn_tries)
-        return self.search.best(self.meta.core, moves, power, shallow, self.positions, self.depth)[0]
+        positions, seconds = self.budget.search(self.positions)
+        return self.search.best(self.meta.core, moves, power, shallow, positions, self.depth, seconds)[0]

@@ -14,7 +14,8 @@ EXPLORATION = 40.0      # UCT's c, in the evaluation's centipawns
 
 
 class MctsPlayer(MaximaxPlayer):
-    """Tries the move the tree search visits most, after `positions` evaluated metapositions."""
+    """Tries the move the tree search visits most, after `positions` evaluated metapositions (or
+    what the move's budget gives)."""
 
     def __init__(self, seed: Optional[str | int] = None, positions: int = POSITIONS,
                  exploration: float = EXPLORATION, alpha: float = 0.5, **weights: float) -> None:
@@ -22,4 +23,5 @@ class MctsPlayer(MaximaxPlayer):
         self.search = Mcts(exploration, alpha, **weights)
 
     def best(self, moves: list[int], power: list[bool]) -> int:
-        return self.search.best(self.meta.core, moves, power, self.positions)[0]
+        positions, seconds = self.budget.search(self.positions)
+        return self.search.best(self.meta.core, moves, power, positions, seconds)[0]

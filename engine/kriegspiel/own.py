@@ -31,7 +31,14 @@ class OwnBoard:
         self._own_turn()
         # Our men's placements, at the start and after each of our moves: each may come back with
         # the enemy's men where they were, and a third time would be a threefold repetition.
-        self.placements: Counter[str] = Counter([self.board.board_fen()])
+        self.placements: Counter[tuple[int, ...]] = Counter([self._placement()])
+
+    def _placement(self) -> tuple[int, ...]:
+        """Where our men stand (the board holds no other): each kind's squares. Not board_fen():
+        the players ask this of every move at every try, and board_fen() took two thirds of a
+        maximax try's time (1.9 ms a try then, 0.6 ms now, with the smallest search)."""
+        board = self.board
+        return board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings
 
     def _own_turn(self) -> None:
         self.board.turn = self.color
@@ -83,12 +90,12 @@ class OwnBoard:
     def play(self, move: chess.Move) -> None:
         self.board.push(move)
         self._own_turn()
-        self.placements[self.board.board_fen()] += 1
+        self.placements[self._placement()] += 1
 
     def repeats(self, move: chess.Move) -> bool:
         """Whether `move` would set our men as they already stood twice after our moves."""
         self.board.push(move)
-        seen = self.placements[self.board.board_fen()]
+        seen = self.placements[self._placement()]
         self.board.pop()
         return seen >= 2
 

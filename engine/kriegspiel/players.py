@@ -7,20 +7,26 @@ benchmark players (section 4.6); docs/kriegspiel.md ("Players") describes them.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import chess
 
 from .._kriegspiel import KriegspielError
+from .budget import MoveBudget
 from .own import OwnBoard
 from .referee import Announcement, Referee
+
+if TYPE_CHECKING:       # the match's clock; the engine a GUI starts never imports the match runner
+    from ..match.clock import Clock
 
 
 class Player:
     """The interface every player offers, and the knowledge every player keeps: its own men
     (an OwnBoard, updated from its own legal tries and the captures announced on its men), the
-    latest announcement and its tries refused this turn. Subclasses choose tries (`next_try`)."""
+    latest announcement and its tries refused this turn. Subclasses choose tries (`next_try`);
+    a searching one spends `self.budget`, the MoveBudget of the move being tried (`go`)."""
 
     def start(self, color: chess.Color, fen: str) -> None:
         """A new game: our colour and the start position (both sides are given it)."""
@@ -29,6 +35,7 @@ class Player:
         self.announcement: Optional[Announcement] = None
         self.refused: set[str] = set()
         self._tried: Optional[chess.Move] = None
+        self.budget = MoveBudget()          # until a move's `go`: the player's own limits
 
     def hear(self, announcement: Announcement) -> None:
         """What both sides hear after a move (and before the first). A capture announced before our
@@ -44,6 +51,10 @@ class Player:
             self.refused = set()
         else:
             self.refused.add(text)
+
+    def go(self, budget: MoveBudget) -> None:
+        """Our move begins (before its first try): its limits, which its tries share."""
+        self.budget = budget
 
     def next_try(self) -> str:
         """Our next try, as the referee reads it (`e2e4`, `e7e8=q`, `o-o`)."""
@@ -142,17 +153,21 @@ class CentreSeekingPlayer(RandomPlayer):
 class GameResult:
     """How a game ended: `result` as in PGN, and `termination`: python-chess's Termination name
     in lower case ("checkmate", "stalemate", "insufficient_material", "fifty_moves",
-    "threefold_repetition"), or "try cap", "bad try" or "crash" for a player's fault, which loses."""
+    "threefold_repetition"), or "try cap", "bad try", "crash" or "time" for a player's fault,
+    which loses."""
     result: str
     termination: str
 
 
-def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 1000) -> GameResult:
+def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 1000,
+              clock: Optional[Clock] = None, margin: float = 0.0) -> GameResult:
     """Play one game from the referee's position: each turn the mover is asked for tries until one
     is legal, told privately of each answer, and both players hear the announcement. A mover that
     reaches `try_cap` refused tries in one turn, or writes a try the referee cannot read, loses; so
-    does a player that fails (raises) whenever it is told or asked anything.
-    The referee keeps the full record (for PGN: pgn.game_from_referee)."""
+    does a player that fails (raises) whenever it is told or asked anything. With a `clock` (the
+    match's), each move's limits come from it and the move is charged the wall time from its first
+    try to its legal one, all tries included; a mover past its clock (or fixed time) by more than
+    `margin` seconds loses on time. The referee keeps the full record (for PGN: pgn.game_from_referee)."""
     players = {chess.WHITE: white, chess.BLACK: black}
     try:
         for color, player in players.items():
@@ -162,6 +177,9 @@ def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 100
         while referee.outcome is None:
             failing = referee.turn
             mover = players[failing]
+            if referee.tries_this_turn == 0:
+                started = time.perf_counter()
+                mover.go(MoveBudget(clock and clock.limits(failing), failing))
             if referee.tries_this_turn >= try_cap:
                 return _fault(failing, "try cap")
             text = mover.next_try()
@@ -170,6 +188,12 @@ def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 100
             except KriegspielError:
                 return _fault(failing, "bad try")
             mover.answered(text, answer.legal)
+            if clock is not None:
+                elapsed = time.perf_counter() - started
+                allowance = clock.allowance(failing, margin)
+                if (allowance is not None and elapsed > allowance) or \
+                        (answer.legal and not clock.charge(failing, elapsed, margin)):
+                    return _fault(failing, "time")
             if answer.legal:
                 for failing, player in players.items():
                     player.hear(answer.announcement)

@@ -7,6 +7,9 @@ The announcement's words (`umpire_words`, `parse_umpire`) are shared by both end
 
     umpire [capture SQUARE pawn|piece] [check rank|file|long|short|knight]...
            (tomove white|black [pawntries N] | end RESULT TERMINATION)
+
+and so are `go`'s limits (`go_words`, `parse_go`: play.timeman.Limits, as UCI's), which the
+player's MoveBudget spends across the move's tries.
 """
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ from typing import Callable, Iterable, Optional
 
 import chess
 
+from ..play.timeman import Limits
 from ..protocol.uci import ENGINE_AUTHOR, ENGINE_NAME
 from .._kriegspiel import KriegspielError
+from .budget import MoveBudget
 from .players import Player
 from .roster import BUILTINS, builtin
 from .referee import Announcement, Capture, Check, Referee
@@ -26,6 +31,9 @@ TERMINATIONS = {termination.name.lower(): termination for termination in
                 (chess.Termination.CHECKMATE, chess.Termination.STALEMATE, chess.Termination.INSUFFICIENT_MATERIAL,
                  chess.Termination.FIFTY_MOVES, chess.Termination.THREEFOLD_REPETITION)}
 DEFAULT_PLAYER = "semi-random"
+# go's words with the least value each may take: milliseconds (clocks may stand at 0), nodes, moves.
+GO_LEAST = {"wtime": 0, "btime": 0, "winc": 0, "binc": 0, "movestogo": 1, "movetime": 1, "nodes": 1}
+GO_MOST = 2 ** 40       # beyond any clock (35 years in ms) or search, and within C's integers
 
 
 def umpire_words(announcement: Announcement) -> str:
@@ -43,6 +51,34 @@ def umpire_words(announcement: Announcement) -> str:
         if announcement.pawn_tries:
             words += ["pawntries", str(announcement.pawn_tries)]
     return " ".join(words)
+
+
+def go_words(limits: Limits) -> str:
+    """The `go` line of a move's limits (those set: a clock may stand at 0)."""
+    words = ["go"]
+    for name in GO_LEAST:
+        value = getattr(limits, name)
+        if value is not None and (value or name in ("wtime", "btime")):
+            words += [name, str(value)]
+    return " ".join(words)
+
+
+def parse_go(words: list[str]) -> Limits:
+    """The Limits of a `go` line's words (after `go`); ValueError says what is wrong."""
+    limits = Limits()
+    if len(words) % 2:
+        raise ValueError(f"{words[-1]!r} needs a value")
+    for name, text in zip(words[::2], words[1::2]):
+        if name not in GO_LEAST:
+            raise ValueError(f"a limit is one of {', '.join(GO_LEAST)}, not {name!r}")
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{name} is a whole number, not {text!r}") from None
+        if not GO_LEAST[name] <= value <= GO_MOST:
+            raise ValueError(f"{name} is {GO_LEAST[name]} to {GO_MOST}, not {value}")
+        setattr(limits, name, value)
+    return limits
 
 
 def parse_umpire(words: list[str], to_move_after_end: chess.Color) -> Announcement:
@@ -183,13 +219,11 @@ class KriegspielFrontEnd:
         self.to_move, self.over = announcement.to_move, announcement.outcome is not None
 
     def on_go(self, args: list[str]) -> None:
-        # The limits are read and checked; today's players answer at once, well within any of them.
-        for key, value in zip(args[::2], args[1::2] + [""] * (len(args) % 2)):
-            if key not in ("movetime", "nodes") or not value.isdigit():
-                raise ValueError("expected: go [movetime MS] [nodes N]")
+        limits = parse_go(args)
         self.require_game()
         if self.over or self.to_move != self.color or self.trying is not None:
             raise ValueError("not our turn to try" if self.trying is None else f"our try {self.trying} awaits an answer")
+        self.player.go(MoveBudget(limits, self.color))        # the move's clock starts now
         self.next_try()
 
     def on_legal(self, args: list[str]) -> None:

@@ -8,7 +8,9 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import chess
 
+from ..play.timeman import Limits
 from .._kriegspiel import KriegspielError
+from .budget import MoveBudget
 from .own import OwnBoard
 from .pgn import game_from_referee
 from .roster import builtin
@@ -28,11 +30,14 @@ def board_text(board: chess.Board) -> str:
 
 
 class KriegspielTerminal:
-    """One game: you as `color` against `opponent` (a built-in kind), from `fen`."""
+    """One game: you as `color` against `opponent` (a built-in kind), from `fen`; the opponent
+    thinks `movetime` seconds a move (None: its own node budget)."""
 
     def __init__(self, write: Callable[[str], None], color: chess.Color, opponent: str,
-                 fen: Optional[str] = None, seed: int = 0, prompt: bool = False) -> None:
+                 fen: Optional[str] = None, seed: int = 0, prompt: bool = False,
+                 movetime: Optional[float] = None) -> None:
         self.write, self.color, self.prompt = write, color, prompt
+        self.limits = Limits(movetime=max(1, round(1000 * movetime))) if movetime else Limits()
         self.referee = Referee(fen) if fen else Referee()
         # The opponent converts its won endings with the bare-king search where it can.
         self.opponent = builtin(opponent, "terminal", seed=seed, endgame=1)
@@ -87,6 +92,7 @@ class KriegspielTerminal:
 
     def opponent_moves(self) -> None:
         """The opponent tries until the referee plays one; you hear only its announcement."""
+        self.opponent.go(MoveBudget(self.limits, not self.color))
         while True:
             text = self.opponent.next_try()
             answer = self.referee.try_move(text)

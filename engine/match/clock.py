@@ -2,13 +2,16 @@
 
 A TimeControl is a clock (base, increment, moves per period), a fixed time per move, a depth or a
 node budget; parse_tc reads the clock form of the command line. Clock charges each side the wall
-time the runner measured for its move; each game turns it into its own protocol's limits.
+time the runner measured for its move; each game turns it into its own protocol's limits (or
+takes `limits`: a UCI-style go's, which in-process players read).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from typing import Optional
+
+from ..play.timeman import Limits
 
 WHITE, BLACK = True, False          # the sides as python-chess names them: player 1 is White
 
@@ -70,6 +73,17 @@ class Clock:
     def moves_to_go(self, side: bool) -> Optional[int]:
         """Moves `side` has left in the clock's period (moves per period only, else None)."""
         return self.tc.moves - self.moves_made[side] % self.tc.moves if self.tc.moves else None
+
+    def limits(self, side: bool) -> Limits:
+        """The limits of `side`'s move as a UCI `go` gives them (milliseconds)."""
+        tc = self.tc
+        limits = Limits(depth=tc.depth or 0, nodes=tc.nodes or 0,
+                        movetime=max(1, round(1000 * tc.movetime)) if tc.movetime is not None else 0)
+        if tc.base is not None:
+            limits.wtime, limits.btime = (round(1000 * self.remaining[color]) for color in (WHITE, BLACK))
+            limits.winc = limits.binc = round(1000 * tc.increment)
+            limits.movestogo = self.moves_to_go(side) or 0
+        return limits
 
     def allowance(self, side: bool, margin: float) -> Optional[float]:
         """Seconds the side to move may think before it loses on time; None without a time limit."""
