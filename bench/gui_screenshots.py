@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))     # the GUI helpers live beside the tests that use them
+sys.path.insert(0, str(ROOT / "tests" / "support"))     # the GUI helpers the tests use
 
 from engine_command import PYROPE  # noqa: E402
 from gui_support import (find_window, missing_programs, screenshot, start_gui, stop_gui,  # noqa: E402

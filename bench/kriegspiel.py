@@ -61,7 +61,7 @@ from pyrope.kriegspiel.endgame import DEPTH, MAX_NODES, BareKingPlayer, bare_kin
 ROOT = Path(__file__).resolve().parent.parent
 # This file's name would hide the PyPI package `kriegspiel` (the comparison) behind it on sys.path.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT / "tests"))     # the random tries live beside the oracle test that uses them
+sys.path.insert(0, str(ROOT / "tests" / "support"))     # the random tries the oracle test uses
 from kriegspiel_tries import candidate_moves, written  # noqa: E402
 
 

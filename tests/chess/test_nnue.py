@@ -12,23 +12,13 @@ import pytest
 numpy = pytest.importorskip("numpy")
 
 from engine_command import PYROPE
+from nnue_nets import random_net
 
 import pyrope
 from pyrope import _core
 from pyrope.nnue import netfile, reference
 from pyrope.nnue.loader import DEFAULT_NET
 from pyrope.nnue import dataset
-
-
-def random_net(hidden, activation="screlu", seed=1, out_range=127):
-    """Weights in the ranges `pyrope train` produces (clipped at 1.98: |input| <= 504, |output| <= 127),
-    so that accumulators stay inside int16 as they do for a trained net."""
-    rng = numpy.random.default_rng(seed)
-    return netfile.Net(hidden, activation,
-                       rng.integers(-504, 505, (768, hidden)).astype(numpy.int16),
-                       rng.integers(-504, 505, hidden).astype(numpy.int16),
-                       rng.integers(-out_range, out_range + 1, (2, hidden)).astype(numpy.int16),
-                       int(rng.integers(-2 ** 20, 2 ** 20)))
 
 
 def random_game_boards(seed, games, chess960=False):

@@ -25,7 +25,7 @@ from pyrope.nnue import netfile
 from pyrope.nnue import dataset
 from pyrope.selfplay.game import white_score
 from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
-from shared_data import OPENINGS
+from paths import OPENINGS
 
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
@@ -252,7 +252,7 @@ def test_a_net_plays_the_next_generation(one_worker, tmp_path):
     def header(out: Path) -> dict:
         return json.loads((out / "journal.jsonl").read_text().splitlines()[0])
 
-    from test_nnue import random_net
+    from nnue_nets import random_net
     net = tmp_path / "random.nnue"
     # No output bias: a random one (up to +-2^20) puts every position thousands of centipawns from
     # level, and whether any randomised opening then passes the balance check is luck.

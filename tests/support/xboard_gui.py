@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gui_support import find_program
-from shared_data import SYZYGY
+from paths import SYZYGY
 
 
 PROGRAMS = ("Xvfb", "xboard", "fairymax", "polyglot")

@@ -29,13 +29,12 @@ import pytest
 from pyrope.cli import SUBCOMMANDS
 from pyrope.mill.db.probe import DEFAULT_DIR as MILL_TABLES
 from pyrope.play.tablebases import DEFAULT_DTM_PATH
-from shared_data import SYZYGY, needs
+from paths import SUPPORT, SYZYGY, needs
 
-HERE = Path(__file__).resolve().parent
 KQK = "8/8/8/8/8/2k5/1Q6/K7 b - - 0 1"
 KRK = "8/8/8/4k3/8/8/2R1K3/8 w - - 0 1"
 MILL_FEN = "O.@/.../.O./.@..@./.../.../..O b 0 0 0 0 30"
-MOVER = f"cmd={shlex.join([sys.executable, str(HERE / 'random_mover.py')])}"
+MOVER = f"cmd={shlex.join([sys.executable, str(SUPPORT / 'random_mover.py')])}"
 
 needs_syzygy = needs(SYZYGY)
 needs_shipped = pytest.mark.skipif(not (DEFAULT_DTM_PATH / "KQvK.ptb").exists(),

@@ -17,6 +17,7 @@ import chess.engine
 import pytest
 
 from engine_command import PYROPE
+from paths import REPOSITORY
 from pyrope._core import ParamFileError, default_eval_params, eval_params, load_eval_params, set_eval_params
 from pyrope.selfplay.configfile import ConfigError
 from pyrope.selfplay.evolve.config import DEFAULT_GENES, parse_config
@@ -409,7 +410,7 @@ def test_an_unreachable_ray_cluster_is_one_sentence_not_a_hang(tmp_path):
 
 def test_the_comparison_rates_a_run_by_its_variance_weighted_line_through_the_start():
     import importlib.util
-    spec = importlib.util.spec_from_file_location("evolve_bench", Path(__file__).parent.parent / "bench" / "evolve.py")
+    spec = importlib.util.spec_from_file_location("evolve_bench", REPOSITORY / "bench" / "evolve.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     # Two gauntlets on the line of 5 Elo per 1,000 games; a noisier one off it counts for less.

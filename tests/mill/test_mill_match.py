@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine_command import PYROPE
+from paths import REPOSITORY, SUPPORT
 from pyrope.mill import MillBoard
 from pyrope.mill.db.probe import DEFAULT_DIR, MillDatabase, Value
 from pyrope.mill.fen import write
@@ -28,7 +29,6 @@ from pyrope.match import stats
 from pyrope.match.clock import Clock, TimeControl
 from pyrope.match.runner import Ending, Match, draw, loss, schedule
 
-HERE = Path(__file__).resolve().parent
 needs_command = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 try:
     import pyspiel
@@ -39,7 +39,7 @@ needs_openspiel = pytest.mark.skipif(pyspiel is None, reason="OpenSpiel is not i
 
 def mover(mode="random", seed=1, *extra):
     """--player tokens for the test's UGI engine."""
-    return ["cmd=" + shlex.join([sys.executable, str(HERE / "mill_ugi_mover.py"), "--mode", mode,
+    return ["cmd=" + shlex.join([sys.executable, str(SUPPORT / "mill_ugi_mover.py"), "--mode", mode,
                                  "--seed", str(seed), *map(str, extra)]), f"name={mode}"]
 
 
@@ -441,7 +441,7 @@ def test_the_perfect_player_needs_positions_and_databases_and_some_players_the_s
 
 def test_the_perfect_play_bench_checks_pyrope_over_ugi(tmp_path):
     results = tmp_path / "perfect.jsonl"
-    run = subprocess.run([sys.executable, str(HERE.parent / "bench" / "mill_perfect.py"), "--variant", "nine",
+    run = subprocess.run([sys.executable, str(REPOSITORY / "bench" / "mill_perfect.py"), "--variant", "nine",
                           "--classes", "3-3,4-4", "--positions", "3", "--results", str(results)],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -15,7 +15,7 @@ import pytest
 from engine_command import PYROPE
 from engine_process import EngineProcess
 from pyrope.book.player import DEFAULT_BOOK
-from shared_data import SHARED_BOOK
+from paths import SHARED_BOOK
 
 pytestmark = [pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed"),
               pytest.mark.skipif(not DEFAULT_BOOK.exists(), reason="the default book is not installed")]

@@ -8,21 +8,19 @@ import re
 import shlex
 import shutil
 import sys
-from pathlib import Path
 
 import chess
 import chess.pgn
 import pytest
 
 from pyrope import match
-from shared_data import OPENINGS, SYZYGY
+from paths import OPENINGS, SUPPORT, SYZYGY
 
-HERE = Path(__file__).resolve().parent
 
 
 def mover(mode="random", seed=1):
     """--engine tokens for the test helper engine."""
-    command = shlex.join([sys.executable, str(HERE / "random_mover.py"), "--mode", mode, "--seed", str(seed)])
+    command = shlex.join([sys.executable, str(SUPPORT / "random_mover.py"), "--mode", mode, "--seed", str(seed)])
     return [f"cmd={command}", f"name={mode}"]
 
 

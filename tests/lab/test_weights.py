@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from paths import REPOSITORY
 from pyrope import weights
 from pyrope._core import default_eval_params, eval_param_names, read_eval_params
 from pyrope.weights.files import read_weights, weights_hash
@@ -18,7 +19,6 @@ from pyrope.selfplay.tune.spsa import parse_spec
 from pyrope.weights import build
 
 HERE = Path(weights.__file__).parent
-REPOSITORY = Path(__file__).resolve().parent.parent
 TINY_SPEC = """\
 iterations = 4
 nodes = 200

@@ -21,7 +21,7 @@ from pyrope._core import Board, DtmGenerator, DtmTables, TablebaseError, Tableba
 from pyrope.dtm.generate import all_endings, generate_table, plan, smaller_endings
 from pyrope.play.tablebases import DEFAULT_DTM_PATH, TablebasePlayer
 from pyrope.selfplay.endgames import random_endgame
-from shared_data import SYZYGY, needs
+from paths import SYZYGY, needs
 
 
 SHIPPED = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK", *all_endings(4, pawns=False)]

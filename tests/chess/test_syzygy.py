@@ -15,7 +15,7 @@ import chess.syzygy
 import pytest
 
 import pyrope
-from shared_data import SHARED_DATA, SYZYGY
+from paths import SHARED_DATA, SYZYGY
 
 SUITE = SHARED_DATA / "suites" / "syzygy-endgame.epd"
 TABLE_NAMES = sorted(path.stem for path in SYZYGY.glob("*.rtbw"))

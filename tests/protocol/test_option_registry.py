@@ -7,8 +7,8 @@ change to review, not a refactor. The shipped files' paths, which depend on wher
 {book} and {mill_db}."""
 from __future__ import annotations
 
-from pathlib import Path
 
+from paths import REPOSITORY
 from pyrope.book.player import DEFAULT_BOOK
 from pyrope.mill.db.probe import DEFAULT_DIR as MILL_DB
 from pyrope.mill.session import MillSession
@@ -123,7 +123,7 @@ def test_mill_announces_the_options_of_the_previous_build():
 
 def test_readme_options_table_is_the_registry_rendered():
     """README's table is generated: after changing an option, paste markdown_table(CHESS) in."""
-    lines = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8").splitlines()
+    lines = (REPOSITORY / "README.md").read_text(encoding="utf-8").splitlines()
     start = lines.index("| UCI name | CECP | type | default | range / values | what it does |")
     end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
     assert "\n".join(lines[start:end]) == markdown_table(CHESS)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from shared_data import PERFT_DIR
+from paths import PERFT_DIR
 
 # File stem -> whether its positions need Chess960 castling rules (X-FEN with the king off
 # the e-file, or Shredder-FEN). The flag only changes move notation, not perft counts.

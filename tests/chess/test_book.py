@@ -18,7 +18,7 @@ import pyrope
 from engine_command import PYROPE
 from pyrope.book.builder import BuildOptions, build, merge, write_book
 from pyrope.book.player import DEFAULT_BOOK, BookPlayer, game_ply
-from shared_data import SHARED_BOOK
+from paths import SHARED_BOOK
 
 ENTRY = struct.Struct(">QHHI")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import subprocess
-from pathlib import Path
 
 import chess
 import chess.engine
@@ -18,7 +17,7 @@ from pyrope._core import Search
 from pyrope.play.result import CurrentMove
 from pyrope.play.tablebases import RootRanking, TablebasePlayer, outcome, ranked_line
 from pyrope.selfplay.endgames import random_endgame
-from shared_data import SYZYGY, needs
+from paths import REPOSITORY, SYZYGY, needs
 
 pytestmark = needs(SYZYGY)
 TB_WIN_FLOOR = 31000        # tablebase win scores sit above every evaluation, below mates
@@ -203,7 +202,7 @@ def test_table_moves_keep_the_result_and_report_their_probes_in_tbhits(options):
     reports probes (tbhits > 0) in at least 90% of the positions, as Stockfish's does. Before the
     root's own probes were counted, the same check gave 80% (default options) and 72%."""
     import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    sys.path.insert(0, str(REPOSITORY / "bench"))
     from tablebase_check import check, random_positions
     outcome = check([PYROPE], options, random_positions(100, random.Random(7)), 0.05, SYZYGY)
     assert outcome.faults == []
