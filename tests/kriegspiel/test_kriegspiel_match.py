@@ -26,9 +26,7 @@ KRK = "8/8/8/4k3/8/8/2R1K3/8 w - - 0 1"
 
 
 def run_match(capsys, *words):
-    """`pyrope kriegspiel match WORDS` in this process. Not through cli.main: it leaves SIGINT and
-    SIGTERM ignored when it returns (the process is ending, for it), and the later tests' engines
-    would inherit that."""
+    """`pyrope kriegspiel match WORDS` in this process, through the command's own parser and run."""
     parser = argparse.ArgumentParser()
     command.add_arguments(parser)
     code = command.run(parser.parse_args(["match", "--quiet", *words]))

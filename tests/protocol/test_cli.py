@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 from importlib import metadata
 
@@ -13,6 +14,7 @@ import pytest
 
 import pyrope
 from engine_process import PYROPE, OnTerminal
+from pyrope import cli
 from pyrope.cli import SUBCOMMANDS
 from pyrope.protocol.display import BoardStyle, draw_board
 
@@ -135,3 +137,18 @@ def test_long_commands_show_a_progress_bar_on_a_terminal_but_not_on_a_pipe(args,
     assert piped.returncode == 0 and piped.stderr == ""
     quiet = OnTerminal(*args, "--no-progress", which="stderr").finish()
     assert quiet[0] == 0 and quiet[1] == ""
+
+
+def test_main_called_in_this_process_gives_the_signal_handlers_back(capsys):
+    """The `pyrope` process ignores SIGINT and SIGTERM once its command is done (its shutdown must not
+    be interrupted); a caller in this process (a test, a tool) gets its own handlers back, or Ctrl-C
+    would be lost on it and every engine it starts later would inherit ignored signals."""
+    def handlers():
+        return {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    before = handlers()
+    assert cli.main(["perft", "2"]) == 0
+    assert "nodes 400" in capsys.readouterr().out
+    assert handlers() == before
+    assert cli.main(["book", "show", "--book", "/nonexistent/book.bin"]) == 2     # an error's way out too
+    assert "no such file" in capsys.readouterr().err
+    assert handlers() == before
