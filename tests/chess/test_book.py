@@ -18,7 +18,6 @@ import pyrope
 from engine_command import PYROPE
 from pyrope.book.builder import BuildOptions, build, merge, write_book
 from pyrope.book.player import DEFAULT_BOOK, BookPlayer, game_ply
-from paths import SHARED_BOOK
 
 ENTRY = struct.Struct(">QHHI")
 
@@ -63,15 +62,15 @@ def random_walks(path: Path, walks: int, seed: int, start: chess.Board | None = 
     return compared
 
 
-def test_probe_matches_python_chess_on_a_real_book():
-    assert random_walks(SHARED_BOOK, walks=2000, seed=1) > 20_000
+def test_probe_matches_python_chess_on_a_real_book(polyglot_book):
+    assert random_walks(polyglot_book, walks=2000, seed=1) > 20_000
 
 
-def test_the_real_book_has_castling_entries_and_the_probe_returns_them():
+def test_the_real_book_has_castling_entries_and_the_probe_returns_them(polyglot_book):
     # performance.bin stores castling king-takes-rook (e1h1); we must give e1g1 in standard chess.
-    book = pyrope.Book(SHARED_BOOK)
+    book = pyrope.Book(polyglot_book)
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-    with chess.polyglot.open_reader(SHARED_BOOK) as reader:
+    with chess.polyglot.open_reader(polyglot_book) as reader:
         assert any(entry.raw_move & 0xFFF == (chess.E1 << 6 | chess.H1) for entry in reader.find_all(board))
     assert "e1g1" in dict(our_entries(book, pyrope.Board(board.fen())))
 
@@ -238,13 +237,13 @@ def test_write_book_sorts_entries_and_heaviest_first(tmp_path):
 
 # --- choosing a move ------------------------------------------------------------------------
 
-def test_without_variety_the_heaviest_move_is_played_as_polyglot_find():
+def test_without_variety_the_heaviest_move_is_played_as_polyglot_find(polyglot_book):
     player = BookPlayer()
-    player.load(str(SHARED_BOOK))
+    player.load(str(polyglot_book))
     player.enabled, player.variety = True, False
     board = chess.Board()
     board.push_san("e4")
-    with chess.polyglot.open_reader(SHARED_BOOK) as reader:
+    with chess.polyglot.open_reader(polyglot_book) as reader:
         expected = reader.find(board).move.uci()
     assert player.choose(pyrope.Board(board.fen()), random.Random(1)).move == expected
 
@@ -262,9 +261,9 @@ def test_with_variety_moves_are_drawn_in_proportion_to_their_weights(tmp_path):
     assert 0.72 < picks.count("e2e4") / len(picks) < 0.78
 
 
-def test_book_depth_is_the_last_game_ply_asked():
+def test_book_depth_is_the_last_game_ply_asked(polyglot_book):
     player = BookPlayer()
-    player.load(str(SHARED_BOOK))
+    player.load(str(polyglot_book))
     player.enabled = True
     board = pyrope.Board()
     board.push("e2e4")      # game ply 1: Black's first move is ply 2
@@ -279,8 +278,8 @@ def test_book_depth_is_the_last_game_ply_asked():
 
 # --- bad book files -------------------------------------------------------------------------
 
-def test_bad_book_files_are_named_with_what_is_wrong(tmp_path):
-    cases = {"missing.bin": None, "empty.bin": b"", "truncated.bin": SHARED_BOOK.read_bytes()[:1000],
+def test_bad_book_files_are_named_with_what_is_wrong(tmp_path, polyglot_book):
+    cases = {"missing.bin": None, "empty.bin": b"", "truncated.bin": polyglot_book.read_bytes()[:1000],
              "unsorted.bin": ENTRY.pack(5, 0, 1, 0) + ENTRY.pack(4, 0, 1, 0)}
     messages = {"missing.bin": "no such file", "empty.bin": "empty", "truncated.bin": "not a multiple of 16",
                 "unsorted.bin": "not sorted"}
@@ -295,12 +294,12 @@ def test_bad_book_files_are_named_with_what_is_wrong(tmp_path):
         pyrope.Book(tmp_path)
 
 
-def test_a_failed_load_keeps_the_book_in_use(tmp_path):
+def test_a_failed_load_keeps_the_book_in_use(tmp_path, polyglot_book):
     player = BookPlayer()
-    player.load(str(SHARED_BOOK))
+    player.load(str(polyglot_book))
     with pytest.raises(pyrope.BookError):
         player.load(str(tmp_path / "missing.bin"))
-    assert player.path == str(SHARED_BOOK) and player.entries(pyrope.Board())[0]
+    assert player.path == str(polyglot_book) and player.entries(pyrope.Board())[0]
 
 
 def test_illegal_entries_are_reported_and_never_played(tmp_path):
@@ -340,7 +339,7 @@ def test_the_default_book_is_found_without_options_and_is_sound():
     assert len({entry[0] for entry in ENTRY.iter_unpack(DEFAULT_BOOK.read_bytes())}) <= len(reached)
 
 
-def test_book_command_line(tmp_path):
+def test_book_command_line(tmp_path, polyglot_book):
     pgn = tmp_path / "games.pgn"
     pgn.write_text(pgn_game("1. e4 e5", "1-0") + pgn_game("1. e4 e5 2. Ke3", "1-0"))
     out = tmp_path / "book.bin"
@@ -351,7 +350,7 @@ def test_book_command_line(tmp_path):
     assert f"file size: {out.stat().st_size} bytes" in result.stdout
     shown = subprocess.run([PYROPE, "book", "show", "--book", str(out)], capture_output=True, text=True, timeout=60)
     assert "e4" in shown.stdout and "100.0%" in shown.stdout
-    merged = subprocess.run([PYROPE, "book", "merge", str(out), str(SHARED_BOOK), "-o", str(tmp_path / "m.bin")],
+    merged = subprocess.run([PYROPE, "book", "merge", str(out), str(polyglot_book), "-o", str(tmp_path / "m.bin")],
                             capture_output=True, text=True, timeout=60)
     assert merged.returncode == 0 and book_moves(tmp_path / "m.bin", chess.Board()) == {"e2e4": 2}
     bad = subprocess.run([PYROPE, "book", "show", "--book", str(pgn)], capture_output=True, text=True, timeout=60)

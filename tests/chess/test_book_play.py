@@ -15,7 +15,6 @@ import pytest
 from engine_command import PYROPE
 from engine_process import EngineProcess
 from pyrope.book.player import DEFAULT_BOOK
-from paths import SHARED_BOOK
 
 pytestmark = [pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed"),
               pytest.mark.skipif(not DEFAULT_BOOK.exists(), reason="the default book is not installed")]
@@ -80,18 +79,18 @@ def test_own_book_off_and_book_depth_make_it_search(engine):
     assert "string" not in engine.play(board, CLOCK, info=chess.engine.INFO_ALL).info
 
 
-def test_book_file_and_variety_off_play_the_heaviest_move(engine):
-    engine.configure({"BookFile": str(SHARED_BOOK), "BookVariety": False})
+def test_book_file_and_variety_off_play_the_heaviest_move(engine, polyglot_book):
+    engine.configure({"BookFile": str(polyglot_book), "BookVariety": False})
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    with chess.polyglot.open_reader(SHARED_BOOK) as reader:
+    with chess.polyglot.open_reader(polyglot_book) as reader:
         expected = reader.find(board).move
     assert engine.play(board, chess.engine.Limit(time=1)).move == expected
 
 
-def test_a_bad_book_file_is_named_and_the_book_in_use_stays(tmp_path):
+def test_a_bad_book_file_is_named_and_the_book_in_use_stays(tmp_path, polyglot_book):
     truncated = tmp_path / "truncated.bin"
-    truncated.write_bytes(SHARED_BOOK.read_bytes()[:100])
-    lines = converse(f"uci\nsetoption name BookFile value {SHARED_BOOK}\nsetoption name BookFile value {truncated}\n"
+    truncated.write_bytes(polyglot_book.read_bytes()[:100])
+    lines = converse(f"uci\nsetoption name BookFile value {polyglot_book}\nsetoption name BookFile value {truncated}\n"
                      f"setoption name BookFile value {tmp_path / 'missing.bin'}\nsetoption name BookVariety value false\n"
                      "position startpos moves e2e4 e7e5 g1f3 b8c6\ngo movetime 5000\n")
     errors = [line for line in lines if line.startswith("info string error")]
@@ -101,7 +100,7 @@ def test_a_bad_book_file_is_named_and_the_book_in_use_stays(tmp_path):
     board = chess.Board()
     for move in ("e4", "e5", "Nf3", "Nc6"):
         board.push_san(move)
-    with chess.polyglot.open_reader(SHARED_BOOK) as reader:
+    with chess.polyglot.open_reader(polyglot_book) as reader:
         assert lines[-1].split()[1] == reader.find(board).move.uci()
 
 
@@ -115,13 +114,13 @@ def test_illegal_entries_are_reported_and_the_engine_searches(tmp_path):
     assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
 
 
-def test_xboard_bk_lists_the_book_as_xboard_shows_it():
-    lines = converse(f"xboard\nprotover 2\noption BookFile={SHARED_BOOK}\nforce\nusermove e2e4\nbk\nquit\n")
+def test_xboard_bk_lists_the_book_as_xboard_shows_it(polyglot_book):
+    lines = converse(f"xboard\nprotover 2\noption BookFile={polyglot_book}\nforce\nusermove e2e4\nbk\nquit\n")
     start = lines.index(next(line for line in lines if line.endswith("% ") or "%" in line))
     listed = lines[start:lines.index("", start)]
     board = chess.Board()
     board.push_san("e4")
-    weights = book_moves(SHARED_BOOK, board)
+    weights = book_moves(polyglot_book, board)
     total = sum(weights.values())
     expected = [f" {100 * w / total:5.1f}% {w:5d} {m}" for m, w in sorted(weights.items(), key=lambda e: -e[1])]
     assert sorted(listed) == sorted(expected)

@@ -51,10 +51,8 @@ def made(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def syzygy():
-    if not SYZYGY.is_dir():
-        pytest.skip("../shared/data/syzygy is not there")
-    with chess.syzygy.open_tablebase(str(SYZYGY)) as tablebase:
+def syzygy(syzygy_dir):
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as tablebase:
         yield tablebase
 
 
@@ -132,6 +130,7 @@ def test_shipped_set_has_every_three_man_and_pawnless_four_man_table():
 
 @needs_shipped
 @needs_syzygy
+@pytest.mark.long       # every position of every shipped table: minutes of one core; CI runs it
 def test_every_position_of_the_shipped_tables_has_syzygys_result():
     Tablebases(str(SYZYGY))
     tables = DtmTables(str(DEFAULT_DTM_PATH))
@@ -167,6 +166,7 @@ def pawns_both_sides(tmp_path_factory) -> Path:
 
 
 @needs_syzygy
+@pytest.mark.long       # KPvKP made and every position of it compared: minutes of one core; CI runs it
 def test_tables_with_pawns_on_both_sides_resolve_en_passant(pawns_both_sides, syzygy):
     Tablebases(str(SYZYGY))
     made = DtmTables(str(pawns_both_sides))

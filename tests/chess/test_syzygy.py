@@ -15,9 +15,8 @@ import chess.syzygy
 import pytest
 
 import pyrope
-from paths import SHARED_DATA, SYZYGY
+from paths import SYZYGY
 
-SUITE = SHARED_DATA / "suites" / "syzygy-endgame.epd"
 TABLE_NAMES = sorted(path.stem for path in SYZYGY.glob("*.rtbw"))
 
 RANDOM_POSITIONS = 100_000
@@ -25,8 +24,8 @@ DTZ_EVERY = 5           # DTZ is compared for every fifth position: 20,000
 
 
 @pytest.fixture(scope="module")
-def reference():
-    with chess.syzygy.open_tablebase(str(SYZYGY)) as tables:
+def reference(syzygy_dir):
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as tables:
         yield tables
 
 
@@ -37,16 +36,16 @@ def both(tables: pyrope.Tablebases, reference, fen: str) -> tuple[tuple[int, int
             (reference.probe_wdl(theirs), reference.probe_dtz(theirs)))
 
 
-def test_the_set_is_found():
-    tables = pyrope.Tablebases(str(SYZYGY))
+def test_the_set_is_found(syzygy_dir):
+    tables = pyrope.Tablebases(str(syzygy_dir))
     assert (tables.wdl_tables, tables.dtz_tables, tables.max_pieces) == (35, 35, 4)
     assert tables.problems == []
 
 
-def test_every_suite_position_matches_python_chess_and_the_suite(reference):
-    tables = pyrope.Tablebases(str(SYZYGY))
+def test_every_suite_position_matches_python_chess_and_the_suite(reference, syzygy_dir, syzygy_suite):
+    tables = pyrope.Tablebases(str(syzygy_dir))
     compared = 0
-    for line in SUITE.read_text().splitlines():
+    for line in syzygy_suite.read_text().splitlines():
         if not line.strip():
             continue
         fields = line.split()
@@ -98,12 +97,13 @@ def en_passant_board(rng: random.Random) -> chess.Board:
     return board
 
 
-def test_random_positions_match_python_chess(reference):
+@pytest.mark.long       # python-chess probing 100,000 positions: a minute or more of one core; CI runs it
+def test_random_positions_match_python_chess(reference, syzygy_dir):
     """100,000 random legal positions, about 2,860 per table, both sides to move; every third
     KPvKP position has an en-passant capture available. WDL is compared for all of them and
     DTZ for every fifth (20,000)."""
     rng = random.Random(20261123)
-    tables = pyrope.Tablebases(str(SYZYGY))
+    tables = pyrope.Tablebases(str(syzygy_dir))
     per_table = -(-RANDOM_POSITIONS // len(TABLE_NAMES))
     compared = dtz_compared = en_passant = 0
     tables_seen = set()
@@ -127,9 +127,9 @@ def test_random_positions_match_python_chess(reference):
     assert len(tables_seen) == 35 and en_passant > 500
 
 
-def test_positions_with_castling_rights_fail_like_python_chess(reference):
+def test_positions_with_castling_rights_fail_like_python_chess(reference, syzygy_dir):
     rng = random.Random(7)
-    tables = pyrope.Tablebases(str(SYZYGY))
+    tables = pyrope.Tablebases(str(syzygy_dir))
     failed = 0
     for name in [n for n in TABLE_NAMES if "R" in n.split("v")[0]]:
         for _ in range(20):
@@ -152,17 +152,17 @@ def test_positions_with_castling_rights_fail_like_python_chess(reference):
     assert failed > 100
 
 
-def test_a_material_without_tables_is_named():
-    tables = pyrope.Tablebases(str(SYZYGY))
+def test_a_material_without_tables_is_named(syzygy_dir):
+    tables = pyrope.Tablebases(str(syzygy_dir))
     with pytest.raises(pyrope.TablebaseError, match=r"no WDL table for KQRvKR \(KQRvKR.rtbw is not in"):
         tables.probe_wdl(pyrope.Board("8/8/3k4/3r4/8/8/3QR3/4K3 w - - 0 1"))
     with pytest.raises(pyrope.TablebaseError, match="at most 7 pieces"):
         tables.probe_wdl(pyrope.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"))
 
 
-def test_a_missing_directory_is_reported_and_the_others_are_used(reference):
+def test_a_missing_directory_is_reported_and_the_others_are_used(reference, syzygy_dir):
     missing = "/nonexistent/syzygy"
-    tables = pyrope.Tablebases(missing + os.pathsep + str(SYZYGY))
+    tables = pyrope.Tablebases(missing + os.pathsep + str(syzygy_dir))
     assert tables.problems == [f"syzygy directory {missing}: no such directory"]
     assert (tables.wdl_tables, tables.dtz_tables) == (35, 35)
     fen = "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"
@@ -188,8 +188,8 @@ def bad_set(tmp_path: Path, name: str, content: bytes) -> pyrope.Tablebases:
     return pyrope.Tablebases(str(tmp_path) + os.pathsep + str(SYZYGY))
 
 
-def test_a_truncated_table_names_the_file_and_other_tables_still_work(tmp_path, reference):
-    whole = (SYZYGY / "KQvK.rtbw").read_bytes()
+def test_a_truncated_table_names_the_file_and_other_tables_still_work(tmp_path, reference, syzygy_dir):
+    whole = (syzygy_dir / "KQvK.rtbw").read_bytes()
     tables = bad_set(tmp_path, "KQvK.rtbw", whole[:len(whole) // 2])
     with pytest.raises(pyrope.TablebaseError,
                        match=rf"{tmp_path / 'KQvK.rtbw'}: truncated: its header needs at least \d+ bytes, "
@@ -209,8 +209,8 @@ def test_a_truncated_table_names_the_file_and_other_tables_still_work(tmp_path, 
         short.probe_wdl(pyrope.Board(fen))
 
 
-def test_a_file_with_other_content_has_the_wrong_magic(tmp_path):
-    tables = bad_set(tmp_path, "KRvK.rtbw", (SYZYGY / "KRvK.rtbz").read_bytes())
+def test_a_file_with_other_content_has_the_wrong_magic(tmp_path, syzygy_dir):
+    tables = bad_set(tmp_path, "KRvK.rtbw", (syzygy_dir / "KRvK.rtbz").read_bytes())
     with pytest.raises(pyrope.TablebaseError,
                        match=r"KRvK.rtbw: wrong magic number \(not a Syzygy WDL table\): D7 66 0C A5, "
                              r"expected 71 E8 23 5D"):
@@ -220,14 +220,14 @@ def test_a_file_with_other_content_has_the_wrong_magic(tmp_path):
         text.probe_dtz(pyrope.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"))
 
 
-def test_a_table_of_other_material_under_the_name_is_refused(tmp_path):
-    tables = bad_set(tmp_path, "KRvK.rtbw", (SYZYGY / "KQvK.rtbw").read_bytes())
+def test_a_table_of_other_material_under_the_name_is_refused(tmp_path, syzygy_dir):
+    tables = bad_set(tmp_path, "KRvK.rtbw", (syzygy_dir / "KQvK.rtbw").read_bytes())
     with pytest.raises(pyrope.TablebaseError, match="KRvK.rtbw: bad header: the pieces in the header are not"):
         tables.probe_wdl(pyrope.Board("8/8/8/4k3/8/8/8/KR6 w - - 0 1"))
 
 
-def test_a_wdl_table_without_its_dtz_sibling(tmp_path, reference):
-    shutil.copy(SYZYGY / "KQvK.rtbw", tmp_path / "KQvK.rtbw")
+def test_a_wdl_table_without_its_dtz_sibling(tmp_path, reference, syzygy_dir):
+    shutil.copy(syzygy_dir / "KQvK.rtbw", tmp_path / "KQvK.rtbw")
     tables = pyrope.Tablebases(str(tmp_path))
     assert (tables.wdl_tables, tables.dtz_tables, tables.max_pieces) == (1, 0, 3)
     board = pyrope.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")
@@ -238,15 +238,15 @@ def test_a_wdl_table_without_its_dtz_sibling(tmp_path, reference):
         theirs.probe_dtz(chess.Board(board.fen()))
 
 
-def test_a_replaced_set_refuses_to_probe():
-    first = pyrope.Tablebases(str(SYZYGY))
-    second = pyrope.Tablebases(str(SYZYGY))
+def test_a_replaced_set_refuses_to_probe(syzygy_dir):
+    first = pyrope.Tablebases(str(syzygy_dir))
+    second = pyrope.Tablebases(str(syzygy_dir))
     with pytest.raises(pyrope.TablebaseError, match="replaced by a newer one"):
         first.probe_wdl(pyrope.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"))
     assert second.probe_wdl(pyrope.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")) == 2
 
 
-def test_threads_opening_the_same_tables_agree(reference):
+def test_threads_opening_the_same_tables_agree(reference, syzygy_dir):
     """Probes release the GIL; several threads hit unopened tables at once and must all read
     them whole (the lazy open is locked)."""
     rng = random.Random(3)
@@ -256,7 +256,7 @@ def test_threads_opening_the_same_tables_agree(reference):
         if not board.was_into_check():
             fens.append(board.fen())
     expected = [reference.probe_dtz(chess.Board(fen)) for fen in fens]
-    tables = pyrope.Tablebases(str(SYZYGY))
+    tables = pyrope.Tablebases(str(syzygy_dir))
     results = {}
 
     def work(index):

@@ -3,7 +3,7 @@ accepts Pyrope (UCI handshake, options recorded), and a one-minute game Pyrope -
 from the New Game dialog (keys typed with xdotool) is played to the end and saved by PyChess. The
 saved PGN is read back with python-chess; PyChess's log must hold no engine error. Skipped when
 PyChess, Xvfb, xdotool or Fairy-Max is missing (bench/install_gui_peers.sh installs them). The
-engine is tests/engine_command.py's, so this also runs against the built executable."""
+engine is tests/support/engine_command.py's, so this also runs against the built executable."""
 from __future__ import annotations
 
 import pytest
@@ -15,9 +15,10 @@ from pychess_gui import ENGINE_NAME, OPPONENT_NAME, PROGRAMS, PychessGame
 
 GAME_TIMEOUT = 900      # seconds; a one-minute game takes about 2 minutes. A hang guard only.
 
-pytestmark = pytest.mark.skipif(bool(missing_programs(*PROGRAMS)),
-                                reason=f"needs {', '.join(missing_programs(*PROGRAMS))} "
-                                       "(Debian: bash bench/install_gui_peers.sh)")
+pytestmark = [pytest.mark.skipif(bool(missing_programs(*PROGRAMS)),
+                                 reason=f"needs {', '.join(missing_programs(*PROGRAMS))} "
+                                        "(Debian: bash bench/install_gui_peers.sh)"),
+              pytest.mark.xdist_group("gui")]      # one GUI at a time: timed games under Xvfb
 
 
 @pytest.fixture(scope="module")

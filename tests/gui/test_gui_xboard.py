@@ -2,7 +2,7 @@
 Pyrope speaking UCI through Polyglot (xboard's -fUCI). Two games each at 10 s + 0.1 s; the saved
 PGN is read back with python-chess and xboard's debug log is searched for engine errors. Skipped
 when xboard, Xvfb, Fairy-Max or Polyglot is missing (bench/install_gui_peers.sh installs them).
-The engine is tests/engine_command.py's, so this also runs against the built executable."""
+The engine is tests/support/engine_command.py's, so this also runs against the built executable."""
 from __future__ import annotations
 
 import pytest
@@ -15,9 +15,10 @@ from xboard_gui import PROGRAMS, XboardMatch
 GAMES = 2
 MATCH_TIMEOUT = 900     # seconds; two games take about 40-60 s here. A hang guard, not a measure.
 
-pytestmark = pytest.mark.skipif(bool(missing_programs(*PROGRAMS)),
-                                reason=f"needs {', '.join(missing_programs(*PROGRAMS))} "
-                                       "(Debian: bash bench/install_gui_peers.sh)")
+pytestmark = [pytest.mark.skipif(bool(missing_programs(*PROGRAMS)),
+                                 reason=f"needs {', '.join(missing_programs(*PROGRAMS))} "
+                                        "(Debian: bash bench/install_gui_peers.sh)"),
+              pytest.mark.xdist_group("gui")]      # one GUI at a time: timed games under Xvfb
 
 
 @pytest.fixture(scope="module")

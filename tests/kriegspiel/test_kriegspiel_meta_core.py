@@ -1,5 +1,5 @@
 """The compiled metaposition (pyrope._kriegspiel.MetaCore, through pyrope.kriegspiel.metaposition)
-holds exactly what the pure-Python one (tests/kriegspiel_metaposition_oracle.py) holds after every
+holds exactly what the pure-Python one (tests/support/kriegspiel_metaposition_oracle.py) holds after every
 update of seeded random games."""
 import chess
 import pytest

@@ -363,7 +363,7 @@ def test_core_probe_answers_as_try_move_and_undo_restores(fen):
 # --- The oracle: the PyPI kriegspiel package's Wild16Game -------------------------------------------
 #
 # Each game is played by Pyrope's referee alone, its driver trying random moves made from the
-# mover's own men (tests/kriegspiel_tries.py) until one is legal, half of the turns taking men
+# mover's own men (tests/support/kriegspiel_tries.py) until one is legal, half of the turns taking men
 # first (shorter games with more endings), `px` now and then when one pawn try is announced; every
 # answer is recorded. The oracle is then asked the same tries over a stretch of the game and must
 # answer each alike: legal or not, the capture's square and pawn or piece, the check kinds, the
@@ -495,6 +495,7 @@ def run_oracle(games, plies=None):
 
 
 @needs_oracle
+@pytest.mark.long       # some 30 s of one core; CI runs it
 def test_the_oracle_answers_every_try_alike():
     ends, tries = run_oracle(ORACLE_GAMES, ORACLE_PLIES)
     # The stretches that reach the game's end meet every kind of end (with these seeds).

@@ -25,9 +25,9 @@ from pyrope.nnue import netfile
 from pyrope.nnue import dataset
 from pyrope.selfplay.game import white_score
 from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
-from paths import OPENINGS
 
-pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
+pytestmark = [pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed"),
+              pytest.mark.xdist_group("jobs")]  # one job file at a time: worker pools, Ray, module fixtures
 
 # Small and fast: 1000 nodes a move, two games per task (a shard), a fixed seed.
 FAST = ["--nodes", "1000", "--games-per-task", "2", "--seed", "7", "--no-progress"]
@@ -233,13 +233,11 @@ def test_two_workers_play_the_same_games_as_one(one_worker, tmp_path):
     assert set(one) <= set(two) and all(two[task] == one[task] for task in one)
 
 
-def test_openings_from_an_epd_file(tmp_path):
-    if not OPENINGS.exists():
-        pytest.skip(f"{OPENINGS} is not here")
+def test_openings_from_an_epd_file(tmp_path, balanced_openings):
     out = tmp_path / "data"
-    result = datagen(out, 20, "--openings", str(OPENINGS), "--random-plies", "0")
+    result = datagen(out, 20, "--openings", str(balanced_openings), "--random-plies", "0")
     assert result.returncode == 0, result.stderr
-    lines = {" ".join(line.split()[:4]) for line in OPENINGS.read_text().splitlines()}
+    lines = {" ".join(line.split()[:4]) for line in balanced_openings.read_text().splitlines()}
     assert all(" ".join(log["opening"].split()[:4]) in lines for log in games(out))
 
 

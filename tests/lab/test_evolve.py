@@ -26,6 +26,8 @@ from pyrope.play.manager import SearchManager
 from pyrope.weights.files import load_genome, parse_genomes
 from pyrope.selfplay.evolve.pools import START_ID, Evolution
 
+pytestmark = pytest.mark.xdist_group("jobs")  # one job file at a time: worker pools, Ray, module fixtures
+
 START = default_eval_params()
 SMALL = """\
 population = 4

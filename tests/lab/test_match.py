@@ -1,5 +1,5 @@
 """Tests of the match runner (the package engine/match/): statistics with concrete numbers, the parsers of the
-command-line values, the rules of a game, and real mini matches against tests/random_mover.py."""
+command-line values, the rules of a game, and real mini matches against tests/support/random_mover.py."""
 import argparse
 import json
 import math
@@ -14,7 +14,7 @@ import chess.pgn
 import pytest
 
 from pyrope import match
-from paths import OPENINGS, SUPPORT, SYZYGY
+from paths import SUPPORT
 
 
 
@@ -262,9 +262,8 @@ def test_resign_adjudication():
     assert match.resign_adjudicated([-700, -700, -700], rule) is None         # too few moves
 
 
-@pytest.mark.skipif(not SYZYGY.is_dir(), reason="no ../shared/data/syzygy")
-def test_tablebase_adjudication():
-    adjudicate = match.TablebaseAdjudicator(str(SYZYGY))
+def test_tablebase_adjudication(syzygy_dir):
+    adjudicate = match.TablebaseAdjudicator(str(syzygy_dir))
     assert adjudicate.max_pieces == 4
     assert adjudicate(chess.Board()) is None
     # KQ v K, Black to move: lost for Black (DTZ 14 plies).
@@ -276,7 +275,7 @@ def test_tablebase_adjudication():
     assert adjudicate(chess.Board("8/8/8/8/8/8/1Q6/K6k b - - 87 60")) is None     # 101: DTZ may be one ply off
     assert adjudicate(chess.Board("8/8/8/8/8/2k5/8/K1N4N w - - 0 1")).result == "1/2-1/2"
     with pytest.raises(ValueError, match="is not a directory"):
-        match.TablebaseAdjudicator(str(SYZYGY / "nowhere"))
+        match.TablebaseAdjudicator(str(syzygy_dir / "nowhere"))
 
 
 def test_game_clock():
@@ -330,9 +329,8 @@ def score_line(report):
 
 
 @pytest.mark.skipif(shutil.which("sunfish-uci") is None, reason="sunfish-uci is missing (pip install sunfish)")
-@pytest.mark.skipif(not OPENINGS.is_file(), reason="no ../shared/data/openings")
-def test_sunfish_against_random_mover(tmp_path, capsys):
-    (tmp_path / "two.epd").write_text("".join(OPENINGS.read_text().splitlines(keepends=True)[:2]))
+def test_sunfish_against_random_mover(tmp_path, capsys, balanced_openings):
+    (tmp_path / "two.epd").write_text("".join(balanced_openings.read_text().splitlines(keepends=True)[:2]))
     pgn = tmp_path / "games.pgn"
     code, report = run_match(capsys, "--engine", "cmd=sunfish-uci", "name=Sunfish", "--engine", *mover(),
                              "--games", 4, "--nodes", 300, "--maxmoves", 60, "--concurrency", 2,
@@ -347,7 +345,7 @@ def test_sunfish_against_random_mover(tmp_path, capsys):
     points = {"Sunfish": 0.0, "random": 0.0}
     for game in played:
         headers = game.headers
-        fen = OPENINGS.read_text().splitlines()[(int(headers["Round"]) - 1) // 2]
+        fen = balanced_openings.read_text().splitlines()[(int(headers["Round"]) - 1) // 2]
         assert headers["FEN"] == chess.Board(fen.split(" c0")[0] + " 0 1").fen() and headers["SetUp"] == "1"
         assert headers["TimeControl"] == "-" and headers["Termination"] in ("normal", "adjudication")
         assert (headers["White"] == "Sunfish") == (int(headers["Round"]) % 2 == 1)     # colours alternate

@@ -29,6 +29,7 @@ try:
     import torch
 except ImportError:
     torch = None
+pytestmark = pytest.mark.xdist_group("train")     # its module fixture is a datagen run
 needs_torch = pytest.mark.skipif(torch is None, reason='PyTorch is not installed (pip install ".[train]")')
 
 

@@ -17,6 +17,8 @@ from pyrope._core import default_eval_params, eval_params, load_eval_params, set
 from pyrope.selfplay.configfile import ConfigError
 from pyrope.selfplay.tune.spsa import Spsa, pair_result, parse_spec
 
+pytestmark = pytest.mark.xdist_group("jobs")  # one job file at a time: worker pools, Ray, module fixtures
+
 START = default_eval_params()
 SMALL = """\
 iterations = 12

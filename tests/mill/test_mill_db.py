@@ -28,6 +28,7 @@ from mill_db_reference import BIT, POINTS, ReferenceSolver  # noqa: E402
 from test_mill_protocol import InProcess, bestmove, errors  # noqa: E402
 
 CLASSES = [(3, 3), (4, 3)]
+pytestmark = pytest.mark.xdist_group("mill_db")   # its module fixture builds databases
 
 
 @pytest.fixture(scope="module", params=["nine", "twelve"])

@@ -1,7 +1,7 @@
 """Tests of `pyrope mill match` (engine/mill/match/, on the shared runner engine/match/):
 its numbers come from the shared statistics; games between built-in players are legal turn by turn
 and end as the rules say; a game against `pyrope --game mill` over UGI; faulty UGI engines
-(tests/mill_ugi_mover.py) lose and are restarted; --resume plays only the missing games; bad
+(tests/support/mill_ugi_mover.py) lose and are restarted; --resume plays only the missing games; bad
 options give one error line and exit 2; OpenSpiel's MCTS player, when OpenSpiel is installed;
 games from --positions against the databases' perfect player, and bench/mill_perfect.py."""
 from __future__ import annotations

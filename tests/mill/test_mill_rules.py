@@ -1,5 +1,5 @@
 """Mill rules: pyrope._mill (through pyrope.mill.MillBoard) against the plain referee in
-tests/mill_reference.py and OpenSpiel's published perft counts; hand-made positions; FEN and
+tests/support/mill_reference.py and OpenSpiel's published perft counts; hand-made positions; FEN and
 notation round trips; bad input."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Mill search (pyrope.mill.search over pyrope._mill): forced wins and only moves proved by an
-exhaustive search over the plain referee in tests/mill_reference.py; legal moves under every limit;
+exhaustive search over the plain referee in tests/support/mill_reference.py; legal moves under every limit;
 PVS, MTD(f) and table-free search agreeing; draws by repetition and move count; stop from another
 thread; the bench's node count."""
 from __future__ import annotations

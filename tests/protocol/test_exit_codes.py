@@ -220,7 +220,7 @@ def test_an_output_that_cannot_be_written_is_the_work_failing(tmp_path, argv):
                                                    "--games", "100000", "--quiet"]], ids=["bench", "kriegspiel match"])
 def test_sigint_exits_130(argv):
     # Its own session, SIGINT at its default: a shell's background job (CI's, say) ignores SIGINT,
-    # and a child would inherit that. tests/test_signals.py interrupts perft at a terminal.
+    # and a child would inherit that. tests/protocol/test_signals.py interrupts perft at a terminal.
     process = subprocess.Popen([sys.executable, "-m", "pyrope", "--no-progress", *argv], stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

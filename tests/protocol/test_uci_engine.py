@@ -21,7 +21,7 @@ def engine():
 
 
 def test_the_shipped_net_plays_by_default(engine):
-    """The installed command and the built executable (tests/test_executable.py runs this module
+    """The installed command and the built executable (tests/package/test_executable.py runs this module
     against it) both find the net they ship: NNUEFile names it, an existing file."""
     from pathlib import Path
     shipped = Path(engine.options["NNUEFile"].default)

@@ -1,5 +1,5 @@
 """The pure-Python metaposition: the oracle that pyrope.kriegspiel.metaposition (compiled, MetaCore)
-is held to update by update (tests/test_kriegspiel_meta_core.py). Written first, in Python, from the
+is held to update by update (tests/kriegspiel/test_kriegspiel_meta_core.py). Written first, in Python, from the
 thesis; kept here because a second, independent reading is what makes the comparison worth it.
 
 Darkboard 1.0's metaposition (thesis section 4.2) as bitboards: what one side may believe about the

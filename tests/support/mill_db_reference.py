@@ -1,6 +1,6 @@
 """A slow, independent solver of Mill database classes, to check pyrope's compiled one against.
 
-Turns come from tests/mill_reference.py's Referee (written from the rules, no table shared with the
+Turns come from tests/support/mill_reference.py's Referee (written from the rules, no table shared with the
 core); symmetries from the grid coordinates; values by plain levels over the explicit graph of
 turns: a position is won in d turns if a turn reaches one lost in d - 1, lost in d if every turn
 reaches a win and the slowest takes d - 1. No un-moves, no orbit counting.

@@ -3,7 +3,7 @@ PyChess's engines.json; a first start lets PyChess's engine discovery run Pyrope
 record it; the config then presets the New Game dialog (white Pyrope, black fairymax, blitz 1
 minute, PyChess's own opening book off, finished games saved); a second start gets Ctrl+N and
 Enter from xdotool, and Ctrl+W when the game is over, which makes PyChess save it. Everything lives
-in a HOME of its own. Used by tests/test_gui_pychess.py and bench/gui_screenshots.py."""
+in a HOME of its own. Used by tests/gui/test_gui_pychess.py and bench/gui_screenshots.py."""
 from __future__ import annotations
 
 import json

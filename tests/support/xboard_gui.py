@@ -1,6 +1,6 @@
 """xboard playing Pyrope against Fairy-Max, as a person would set it up: the command line of a match
 (Pyrope speaking CECP itself, or UCI through Polyglot, xboard's UCI adapter), and the files the
-match leaves (the games, xboard's debug log, Polyglot's log). Used by tests/test_gui_xboard.py and
+match leaves (the games, xboard's debug log, Polyglot's log). Used by tests/gui/test_gui_xboard.py and
 bench/gui_screenshots.py."""
 from __future__ import annotations
 
