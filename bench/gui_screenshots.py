@@ -1,8 +1,8 @@
 """Screenshots of xboard and PyChess with Pyrope thinking, for docs/usage.md: docs/xboard.png (Pyrope
 speaking CECP against Fairy-Max, xboard's Engine Output window below the board) and
 docs/pychess.png (a game Pyrope - Fairy-Max started from PyChess's New Game dialog). Each GUI runs
-on an Xvfb display of its own, driven by the same helpers as tests/test_gui_xboard.py and
-tests/test_gui_pychess.py; the PNGs have at most 256 colours, to stay small.
+on an Xvfb display of its own, driven by the same helpers as tests/gui/test_gui_xboard.py and
+tests/gui/test_gui_pychess.py; the PNGs have at most 256 colours, to stay small.
 
     bash bench/install_gui_peers.sh && python3 bench/gui_screenshots.py [--engine CMD] [--out docs]
 """

@@ -31,7 +31,7 @@ each true enemy man on its square (at most 1, at least 1e-6), every turn of ours
 density places the enemy's men.
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
-seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
+seeing only its own men might make (tests/support/kriegspiel_tries.py: its men's moves on its own board,
 pawn captures onto every square a pawn attacks, some nonsense):
 
 - compiled: RefereeCore.probe, the C loop a player's search would use, over every candidate try of
@@ -190,7 +190,7 @@ def endgame(args) -> None:
 
 def metaposition(args) -> None:
     """Metaposition updates a second: the compiled one (through its Python face) and the pure-Python
-    oracle (tests/kriegspiel_metaposition_oracle.py), replaying the same updates of seeded games."""
+    oracle (tests/support/kriegspiel_metaposition_oracle.py), replaying the same updates of seeded games."""
     from kriegspiel_metaposition_oracle import Metaposition as Oracle
 
     from pyrope.kriegspiel.metaposition import Metaposition
