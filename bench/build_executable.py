@@ -5,7 +5,7 @@
 Builds from the installed package: dist/pyrope/pyrope (a folder, the default: nothing to unpack
 at start) or, with --onefile, dist/pyrope (one file that unpacks itself at each start). Prints
 the size and the time from process start to `uciok` (median of 10 starts), then runs
-tests/test_executable.py, which runs the protocol test modules against the executable.
+tests/package/test_executable.py, which runs the protocol test modules against the executable.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def main() -> int:
           f"uciok {statistics.median(starts):.3f} s after start (median of 10; {min(starts):.3f}-{max(starts):.3f})")
     if args.no_tests:
         return 0
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", str(ROOT / "tests" / "test_executable.py")],
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", str(ROOT / "tests" / "package" / "test_executable.py")],
                           cwd=ROOT).returncode
 
 

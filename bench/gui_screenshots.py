@@ -1,8 +1,8 @@
 """Screenshots of xboard and PyChess with Pyrope thinking, for docs/usage.md: docs/xboard.png (Pyrope
 speaking CECP against Fairy-Max, xboard's Engine Output window below the board) and
 docs/pychess.png (a game Pyrope - Fairy-Max started from PyChess's New Game dialog). Each GUI runs
-on an Xvfb display of its own, driven by the same helpers as tests/test_gui_xboard.py and
-tests/test_gui_pychess.py; the PNGs have at most 256 colours, to stay small.
+on an Xvfb display of its own, driven by the same helpers as tests/gui/test_gui_xboard.py and
+tests/gui/test_gui_pychess.py; the PNGs have at most 256 colours, to stay small.
 
     bash bench/install_gui_peers.sh && python3 bench/gui_screenshots.py [--engine CMD] [--out docs]
 """
@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))     # the GUI helpers live beside the tests that use them
+sys.path.insert(0, str(ROOT / "tests" / "support"))     # the GUI helpers the tests use
 
 from engine_command import PYROPE  # noqa: E402
 from gui_support import (find_window, missing_programs, screenshot, start_gui, stop_gui,  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what the GUI checks need (Debian/Ubuntu): xboard and PyChess, Fairy-Max as their
 # opponent, Polyglot (xboard's UCI adapter), Xvfb (a display without a screen), xdotool (keys for
-# PyChess) and ImageMagick (screenshots). Then tests/test_gui_xboard.py and tests/test_gui_pychess.py
+# PyChess) and ImageMagick (screenshots). Then tests/gui/test_gui_xboard.py and tests/gui/test_gui_pychess.py
 # run instead of skipping, and bench/gui_screenshots.py can redo docs/*.png.
 #
 #     bash bench/install_gui_peers.sh

@@ -40,7 +40,7 @@ each true enemy man on its square (at most 1, at least 1e-6), every turn of ours
 density places the enemy's men.
 
 `referee` measures the referee's tries per second on one thread, three ways, on tries a player
-seeing only its own men might make (tests/kriegspiel_tries.py: its men's moves on its own board,
+seeing only its own men might make (tests/support/kriegspiel_tries.py: its men's moves on its own board,
 pawn captures onto every square a pawn attacks, some nonsense):
 
 - compiled: RefereeCore.probe, the C loop a player's search would use, over every candidate try of
@@ -71,7 +71,7 @@ from pyrope.kriegspiel.players import Player
 ROOT = Path(__file__).resolve().parent.parent
 # This file's name would hide the PyPI package `kriegspiel` (the comparison) behind it on sys.path.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT / "tests"))     # the random tries live beside the oracle test that uses them
+sys.path.insert(0, str(ROOT / "tests" / "support"))     # the random tries the oracle test uses
 from kriegspiel_tries import candidate_moves, written  # noqa: E402
 
 
@@ -200,7 +200,7 @@ def endgame(args) -> None:
 
 def metaposition(args) -> None:
     """Metaposition updates a second: the compiled one (through its Python face) and the pure-Python
-    oracle (tests/kriegspiel_metaposition_oracle.py), replaying the same updates of seeded games."""
+    oracle (tests/support/kriegspiel_metaposition_oracle.py), replaying the same updates of seeded games."""
     from kriegspiel_metaposition_oracle import Metaposition as Oracle
 
     from pyrope.kriegspiel.metaposition import Metaposition

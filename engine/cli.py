@@ -180,6 +180,12 @@ def add_common_options(parser: argparse.ArgumentParser, default: object) -> None
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line. Without `argv` it is the process's own (sys.argv: the `pyrope` script,
+    python -m pyrope, the executable), and SIGINT and SIGTERM stay ignored after it returns: the
+    process is ending. Given `argv` (a caller in this process: a test, a tool), it gives the caller
+    back the SIGINT and SIGTERM handlers it found, so that Ctrl-C still reaches the caller and the
+    processes it starts later do not inherit ignored signals."""
+    callers_handlers = None if argv is None else console.signal_handlers()
     argv = sys.argv[1:] if argv is None else argv
     # The command is the first word that is not an option (no option before it takes a value).
     command = next((word for word in argv if not word.startswith("-")), None)
@@ -209,9 +215,12 @@ def main(argv: list[str] | None = None) -> int:
         console.report_error(name, error)
         return 1
     finally:
-        # The process is ending: a signal now must not raise into Python's shutdown (atexit
-        # handlers would print a traceback).
-        console.ignore_signals()
+        if callers_handlers is None:
+            # The process is ending: a signal now must not raise into Python's shutdown (atexit
+            # handlers would print a traceback).
+            console.ignore_signals()
+        else:
+            console.restore_signals(callers_handlers)
 
 
 if __name__ == "__main__":

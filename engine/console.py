@@ -67,6 +67,18 @@ def ignore_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+def signal_handlers() -> dict:
+    """SIGINT's and SIGTERM's handlers as they are now, for restore_signals."""
+    return {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+
+
+def restore_signals(handlers: dict) -> None:
+    """Put back what signal_handlers() saw (a handler not set from Python, None, is left as it is)."""
+    for number, handler in handlers.items():
+        if handler is not None:
+            signal.signal(number, handler)
+
+
 class InputError(ValueError):
     """What a command was given cannot be used: an input file that is missing, unreadable or
     malformed, an argument value out of range, or a --resume journal or run directory that another

@@ -1,7 +1,7 @@
 """Match statistics: Elo from a score, its 95% interval, the likelihood of superiority and the SPRT.
 
 Pure functions of win, loss and draw counts, shared by every game's match (tested with numbers in
-tests/test_match.py).
+tests/lab/test_match.py).
 
 - Elo: -400*log10(1/s - 1); its 95% interval comes from the per-game score variance (trinomial).
 - SPRT: the GSPRT normal approximation with logistic Elo (as cutechess and fishtest), and a forecast of

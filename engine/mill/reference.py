@@ -1,6 +1,6 @@
 """A slow, plain Mill referee written from the rules, to check pyrope._mill against.
 
-The tests use it as their oracle (tests/mill_reference.py names it there); it lives in the package
+The tests use it as their oracle (tests/support/mill_reference.py names it there); it lives in the package
 because `pyrope mill match`'s reference player searches with it (mill/match/players.py), and a
 package module must not import from tests/. It imports nothing of Pyrope's and shares no table with
 the core: points, adjacency and mills come from coordinates on the 7x7 grid (a point is adjacent to
