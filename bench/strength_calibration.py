@@ -2,7 +2,7 @@
 UCI_Elo (Stockfish's floor is 1350), with `pyrope match`, at one or more time controls; prints the
 table docs/strength.md ("Strength limit") quotes.
 
-    python3 bench/strength_calibration.py [--levels 1000 1400 1800 2050] [--tc 3+0.03 10+0.1]
+    python3 bench/strength_calibration.py [--levels 1000 1400 1600 1800 2300] [--tc 3+0.03 10+0.1]
         [--games 40] [--results bench/results/strength.jsonl]
 
 The estimated rating of a setting is the opponent's UCI_Elo plus the measured Elo difference. A
@@ -111,7 +111,7 @@ def row(level: int, tc: str, chunks: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--levels", type=int, nargs="+", default=[1000, 1400, 1800, 2050])
+    parser.add_argument("--levels", type=int, nargs="+", default=[1000, 1400, 1600, 1800, 2300])
     parser.add_argument("--tc", nargs="+", default=["3+0.03", "10+0.1"])
     parser.add_argument("--games", type=int, default=40, help="games a cell (default 40)")
     parser.add_argument("--chunk", type=int, default=10, help="games a chunk (default 10)")

@@ -6,16 +6,14 @@ towards the worse ones (it errs in proportion to how little the error costs). Bo
 Elo value, interpolated in CALIBRATION, whose rows were set by matches against Stockfish's own
 UCI_Elo levels (docs/strength.md, "Strength limit"; bench/strength_calibration.py re-measures them).
 
-The node budget grows with the time the clock gives a move (the time manager's planned time). A
-rating means the same at any control only if the limited engine gains from a slower clock what a
-player of that rating gains. Stockfish's limited levels, our yardstick, pick their move at a fixed
-depth but keep searching until their time is up, and that deeper search fills the hash table their
-next shallow pick reads: with the same node budgets, Pyrope's 1400-1800 settings scored about 150
-Elo less against them at 10s+0.1s than at 3s+0.03s. Each row's budget is set at REFERENCE_MS and
-scales as (planned time / REFERENCE_MS) ** exponent up to TIME_CAP_MS, the exponent fitted per row
-by those matches: proportional to the time at the low levels, 0.35 at 1800, none at the top (a fixed
-80,000 nodes measured -17 and +9 Elo against its label at the two controls, where full strength
-is far above it). Past the cap the yardstick gains little more from time, and neither do we.
+The node budget can grow with the time the clock gives a move (the time manager's planned time):
+each row's budget is set at REFERENCE_MS and scales as (planned time / REFERENCE_MS) ** exponent
+up to TIME_CAP_MS. Stockfish's limited levels, our yardstick, pick their move at a fixed depth but
+keep searching until their time is up, and that deeper search fills the hash table their next
+shallow pick reads, so they gain from a slower clock. Rows 1000-1800 (recalibrated for the net on
+2026-12-02) keep a fixed budget, which measured within 75 Elo of each label at 10s+0.1s but 100-170
+above it at 3s+0.03s; the top row's budget follows the time (exponent 1), which measured within 75
+at both. docs/strength.md, "Strength limit", has every cell and what is still to measure.
 """
 from __future__ import annotations
 
@@ -27,24 +25,24 @@ from dataclasses import dataclass
 from .result import SearchLine
 
 MIN_ELO = 1000
-MAX_ELO = 2050
+MAX_ELO = 2300
 DEFAULT_ELO = 1600
 LINES = 4               # candidate lines the weakened engine chooses among
 MATE_CP = 100_000       # a mate outranks any material score when comparing lines
 REFERENCE_MS = 128      # the time Pyrope plans for a move at the start of a 3s+0.03s game
-# Beyond this planned time the budget grows no more: 1400 at 60s+0.6s with its budget still growing
-# (10,000-13,000 nodes a move) beat Stockfish's 1400 18-2, so the yardstick's gain from time has
-# run out by then. 800 ms sits above what a 10s+0.1s game plans (431 ms at the start, 800 only
+# Beyond this planned time the budget grows no more: with the hand-crafted evaluation, 1400 at
+# 60s+0.6s with its budget still growing (10,000-13,000 nodes a move) beat Stockfish's 1400 18-2, so
+# the yardstick's gain from time has run out by then. 800 ms sits above what a 10s+0.1s game plans (431 ms at the start, 800 only
 # after more than 100 moves, as the limited engine's clock fills with increments it does not spend).
 TIME_CAP_MS = 800
 
 # (Elo, nodes per move at REFERENCE_MS, weakness 0..128, exponent of the time scaling): nodes
 # interpolate geometrically, weakness and exponent linearly.
 CALIBRATION = [
-    (1000, 30, 115, 1.0),
-    (1400, 500, 72, 1.0),
-    (1800, 11000, 35, 0.35),
-    (2050, 80000, 0, 0.0),
+    (1000, 25, 115, 0.0),
+    (1400, 420, 72, 0.0),
+    (1800, 8500, 35, 0.0),
+    (2300, 116000, 0, 1.0),
 ]
 
 

@@ -27,10 +27,11 @@ def test_budgets_rise_with_the_level_and_with_the_time():
 
 
 def test_the_budget_stops_growing_past_the_time_cap():
-    # 1400 (500 nodes at 128 ms, exponent 1): 3,125 nodes at the 800 ms cap and beyond it.
-    skill = Skill(1400)
-    assert skill.nodes(TIME_CAP_MS // 2) < skill.nodes(TIME_CAP_MS) == 3125
-    assert skill.nodes(2 * TIME_CAP_MS) == skill.nodes(60_000) == 3125
+    # The top level (its budget grows with the time) gets its budget at TIME_CAP_MS and no more.
+    skill = Skill(MAX_ELO)
+    capped = round(skill.nodes() * (TIME_CAP_MS / REFERENCE_MS) ** skill.exponent)
+    assert skill.nodes(TIME_CAP_MS // 2) < skill.nodes(TIME_CAP_MS) == capped
+    assert skill.nodes(2 * TIME_CAP_MS) == skill.nodes(60_000) == capped
 
 
 def test_levels_out_of_range_take_the_nearest_end():

@@ -25,7 +25,7 @@ option name Hash type spin default 16 min 1 max 65536
 option name Threads type spin default 1 min 1 max 256
 option name MultiPV type spin default 1 min 1 max 64
 option name Move Overhead type spin default 30 min 0 max 5000
-option name UCI_Elo type spin default 1600 min 1000 max 2050
+option name UCI_Elo type spin default 1600 min 1000 max 2300
 option name BookDepth type spin default 256 min 0 max 1024
 option name SyzygyProbeDepth type spin default 1 min 1 max 100
 option name SyzygyProbeLimit type spin default 7 min 0 max 7
@@ -48,7 +48,7 @@ option name PyropeTBPath type string default <default>"""
 CHESS_CECP = """\
 feature option="MultiPV -spin 1 1 64"
 feature option="MoveOverhead -spin 30 0 5000"
-feature option="Elo -spin 1600 1000 2050"
+feature option="Elo -spin 1600 1000 2300"
 feature option="BookDepth -spin 256 0 1024"
 feature option="SyzygyProbeDepth -spin 1 1 100"
 feature option="SyzygyProbeLimit -spin 7 0 7"

@@ -9,6 +9,7 @@ import chess.engine
 import pytest
 
 from engine_process import PYROPE, EngineProcess
+from pyrope.play.strength import MAX_ELO, TIME_CAP_MS, Skill
 
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
@@ -138,23 +139,25 @@ def test_a_stop_right_after_go_always_ends_the_search(threads):
 
 
 def test_the_limits_node_budget_grows_with_the_time_the_clock_gives(engine):
-    # UCI_Elo 1800 searches 11,000 nodes for the 128 ms of a 3s+0.03s move, more with more time
-    # (as time ** 0.35, up to 800 ms): about 10,100 with 0.1 s a move, about 20,900 with 3 s. The
-    # nodes reported are those of the last iteration finished within the budget, so the deeper
-    # search is what shows the larger budget.
-    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1800, "OwnBook": False})
+    # The top level's budget grows with the time the clock plans for the move (as time ** its
+    # exponent, up to TIME_CAP_MS): less than its 128 ms budget with 0.1 s a move, the capped one
+    # with 3 s. The nodes reported are those of the last iteration finished within the budget,
+    # so the deeper search is what shows the larger budget.
+    top = Skill(MAX_ELO)
+    assert top.exponent > 0 and top.nodes(TIME_CAP_MS) > top.nodes()
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": MAX_ELO, "OwnBook": False})
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     fast = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
     slow = engine.play(board, chess.engine.Limit(time=3), info=chess.engine.INFO_ALL)
-    assert fast.info["nodes"] < 11000 and slow.info["depth"] > fast.info["depth"]
+    assert fast.info["nodes"] < top.nodes() and slow.info["depth"] > fast.info["depth"]
 
 
 def test_the_top_uci_elo_searches_one_line_within_a_budget(engine):
-    # UCI_Elo 2050 never errs on purpose (no MultiPV forced on) but is still a node budget: full
-    # strength is UCI_LimitStrength off.
-    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 2050, "OwnBook": False})
+    # The top UCI_Elo never errs on purpose (no MultiPV forced on) but is still a node budget:
+    # full strength is UCI_LimitStrength off.
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": MAX_ELO, "OwnBook": False})
     result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
-    assert result.info["nodes"] <= 80_000 and result.info.get("multipv", 1) == 1
+    assert result.info["nodes"] <= Skill(MAX_ELO).nodes() and result.info.get("multipv", 1) == 1
     engine.configure({"UCI_LimitStrength": False})
     result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
     # The nodes reported are those of the last iteration finished within the 1,500,000, which
