@@ -39,6 +39,9 @@ class Tracked:
             self.meta.our_move(self.last, announcement)
             self._check("our move")
 
+    def go(self, budget):
+        self.player.go(budget)
+
     def next_try(self):
         text = self.player.next_try()
         self.pending = self.player._tried
