@@ -19,6 +19,7 @@ import pytest
 
 from pyrope._kriegspiel import BareKing, Maximax, Mcts
 from pyrope.kriegspiel import Referee, command
+from test_kriegspiel_match import run_match
 from pyrope.kriegspiel.budget import TRY_SHARE, MoveBudget
 from pyrope.kriegspiel.endgame import bare_king_start
 from pyrope.kriegspiel.match import KriegspielMatchGame, PlayerSpec
@@ -216,14 +217,6 @@ def test_a_bad_terminal_movetime_exits_2(capsys):
     command.add_arguments(parser)
     assert command.run(parser.parse_args(["play", "--movetime", "-1"])) == 2
     assert "--movetime must be more than 0" in capsys.readouterr().err
-
-
-def run_match(capsys, *words):
-    parser = argparse.ArgumentParser()
-    command.add_arguments(parser)
-    code = command.run(parser.parse_args(["match", "--quiet", *words]))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("limit", [["--tc", "3+0.05"], ["--tc", "40/4"], ["--movetime", "0.05"]])
