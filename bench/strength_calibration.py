@@ -8,7 +8,8 @@ table docs/strength.md ("Strength limit") quotes.
 The estimated rating of a setting is the opponent's UCI_Elo plus the measured Elo difference. A
 cell (level, control) is played in chunks of --chunk games, each with its own opening order, and
 each finished chunk is appended to the results file with the setting it measured (the level's node
-budget at 128 ms, weakness, time exponent, and the budget of the first move at that control). A
+budget and weakness at 128 ms, the budget's time exponent, the weakness's fade with the time when
+it has one, and the budget of the first move at that control). A
 cell pools the chunks of the current setting, and plays only the chunks it still lacks: a run
 killed anywhere loses at most its unfinished chunk, the same command finishes the table in a later
 session, and chunks of a setting since changed are kept in the file but no longer counted.
@@ -51,9 +52,12 @@ def setting(level: int, tc: str) -> dict:
     its first move under `tc`, which tells apart settings that differ only in how the budget
     follows the clock, and the net limited play evaluates with (the first 16 hex digits of its
     SHA-256), since the same budget plays at another strength with another evaluation."""
-    skill = importlib.reload(strength).Skill(level)
-    return {"nodes": skill.nodes(), "weakness": skill.weakness, "exponent": round(skill.exponent, 4),
-            "budget": skill.nodes(first_move_ms(tc)), "net": NET_SHA256}
+    module = importlib.reload(strength)
+    skill = module.Skill(level)
+    row = {"nodes": skill.nodes, "weakness": skill.weakness, "exponent": round(skill.exponent, 4),
+           "budget": module.Skill(level, first_move_ms(tc)).nodes, "net": NET_SHA256}
+    # The weakness's fade with the time came later: a row without one is filed as before it.
+    return row | {"fade": round(skill.fade, 4)} if skill.fade else row
 
 
 def play(level: int, tc: str, chunk: int, games: int, concurrency: int, stockfish: str) -> dict:

@@ -177,12 +177,11 @@ class SearchManager(SearchThread):
         """Begin searching a copy of `board`; `on_done(result)` is called once, from the search thread."""
         self.finish()
         limited = self.limit_strength and not self.analyse_mode
-        skill = Skill(self.elo) if limited else None
         multipv = self.multipv
         self._clock = clock = make_clock(limits, board.white_to_move, self.move_overhead, self.ponder_allowed)
+        skill = Skill(self.elo, clock.plan.max_time if clock is not None else None) if limited else None
         if skill is not None:
-            budget = skill.nodes(clock.plan.max_time if clock is not None else None)
-            limits = dataclasses.replace(limits, nodes=min(limits.nodes or budget, budget))
+            limits = dataclasses.replace(limits, nodes=min(limits.nodes or skill.nodes, skill.nodes))
             multipv = max(multipv, skill.lines)
         board = board.copy()
         self._arm(limits)

@@ -6,14 +6,15 @@ towards the worse ones (it errs in proportion to how little the error costs). Bo
 Elo value, interpolated in CALIBRATION, whose rows were set by matches against Stockfish's own
 UCI_Elo levels (docs/strength.md, "Strength limit"; bench/strength_calibration.py re-measures them).
 
-The node budget can grow with the time the clock gives a move (the time manager's planned time):
-each row's budget is set at REFERENCE_MS and scales as (planned time / REFERENCE_MS) ** exponent
-up to TIME_CAP_MS. Stockfish's limited levels, our yardstick, pick their move at a fixed depth but
-keep searching until their time is up, and that deeper search fills the hash table their next
-shallow pick reads, so they gain from a slower clock. Rows 1000-1800 (recalibrated for the net on
-2026-12-02) keep a fixed budget, which measured within 75 Elo of each label at 10s+0.1s but 100-170
-above it at 3s+0.03s; the top row's budget follows the time (exponent 1), which measured within 75
-at both. docs/strength.md, "Strength limit", has every cell and what is still to measure.
+The setting follows the time the clock gives a move (the time manager's planned time): each row
+is set at REFERENCE_MS; its node budget scales as (planned time / REFERENCE_MS) ** exponent and its
+weakness falls by `fade` for each doubling of that time, counted up to TIME_CAP_MS. Stockfish's
+limited levels, our yardstick, pick their move at a fixed shallow depth but keep searching until
+their time is up, and that deeper search fills the hash table their next shallow pick reads, so
+they play better with a slower clock, and a level that kept one setting at every clock measured
+100-170 Elo above its label at 3s+0.03s while within 75 at 10s+0.1s (2026-12-02). At the bottom
+the budget is too small to matter (10 and 25 nodes measured alike), so there the weakness follows
+the time instead. docs/strength.md, "Strength limit", has every cell and what is still to measure.
 """
 from __future__ import annotations
 
@@ -36,13 +37,21 @@ REFERENCE_MS = 128      # the time Pyrope plans for a move at the start of a 3s+
 # after more than 100 moves, as the limited engine's clock fills with increments it does not spend).
 TIME_CAP_MS = 800
 
-# (Elo, nodes per move at REFERENCE_MS, weakness 0..128, exponent of the time scaling): nodes
-# interpolate geometrically, weakness and exponent linearly.
+# Never above this: at 128 the push would cancel a line's loss exactly, a mated line's included.
+MAX_WEAKNESS = 127
+
+# (Elo, nodes per move at REFERENCE_MS, weakness 0..127 at REFERENCE_MS, exponent of the budget's
+# time scaling, fade: the weakness lost per doubling of the time): nodes interpolate geometrically,
+# the rest linearly. Measured against the cells of docs/strength.md: 1400's budget (160 at 128 ms,
+# 422 at 10s+0.1s's 431) sits on its trial at 3s+0.03s (1444) and its fixed 420 at 10s+0.1s (1435);
+# 1800's (5,000, and 8,500 at 431 ms, where it measured 1817) between its 3s+0.03s trials' 3,200
+# (1711) and 8,500 (1898); 1000's weakness is raised at 128 ms (its 115 measured 1171 there) and
+# falls to that 115 at 431 ms, where it measured 968; 2300's row is the one both controls measured.
 CALIBRATION = [
-    (1000, 25, 115, 0.0),
-    (1400, 420, 72, 0.0),
-    (1800, 8500, 35, 0.0),
-    (2300, 116000, 0, 1.0),
+    (1000, 25, 121, 0.0, 3.4),
+    (1400, 160, 72, 0.8, 0.0),
+    (1800, 5000, 35, 0.44, 0.0),
+    (2300, 116000, 0, 1.0, 0.0),
 ]
 
 
@@ -55,7 +64,10 @@ def line_cp(line: SearchLine) -> int:
 
 @dataclass(frozen=True)
 class Skill:
+    """The limit at one `elo` for a move the clock plans `move_ms` for (None: no clock, the
+    setting at REFERENCE_MS; more than TIME_CAP_MS counts as TIME_CAP_MS)."""
     elo: int
+    move_ms: int | None = None
 
     def _position(self) -> tuple[int, float]:
         elos = [row[0] for row in CALIBRATION]
@@ -68,15 +80,19 @@ class Skill:
         i, f = self._position()
         return CALIBRATION[i][column] + f * (CALIBRATION[i + 1][column] - CALIBRATION[i][column])
 
-    def nodes(self, move_ms: int | None = None) -> int:
-        """The node budget of one move for which the clock plans `move_ms` (None: no clock, the
-        budget at REFERENCE_MS; more than TIME_CAP_MS counts as TIME_CAP_MS)."""
+    @property
+    def _time_factor(self) -> float:
+        """The planned time in units of REFERENCE_MS."""
+        if self.move_ms is None:
+            return 1.0
+        return min(max(self.move_ms, 1), TIME_CAP_MS) / REFERENCE_MS
+
+    @property
+    def nodes(self) -> int:
+        """The node budget of the move."""
         i, f = self._position()
         low, high = math.log(CALIBRATION[i][1]), math.log(CALIBRATION[i + 1][1])
-        budget = math.exp(low + f * (high - low))
-        if move_ms is not None:
-            budget *= (min(max(move_ms, 1), TIME_CAP_MS) / REFERENCE_MS) ** self.exponent
-        return max(1, round(budget))
+        return max(1, round(math.exp(low + f * (high - low)) * self._time_factor ** self.exponent))
 
     @property
     def exponent(self) -> float:
@@ -84,8 +100,14 @@ class Skill:
         return self._linear(3)
 
     @property
+    def fade(self) -> float:
+        """The weakness lost for each doubling of the time."""
+        return self._linear(4)
+
+    @property
     def weakness(self) -> int:
-        return round(self._linear(2))
+        weakness = self._linear(2) - self.fade * math.log2(self._time_factor)
+        return min(max(round(weakness), 0), MAX_WEAKNESS)
 
     @property
     def lines(self) -> int:

@@ -144,12 +144,12 @@ def test_the_limits_node_budget_grows_with_the_time_the_clock_gives(engine):
     # with 3 s. The nodes reported are those of the last iteration finished within the budget,
     # so the deeper search is what shows the larger budget.
     top = Skill(MAX_ELO)
-    assert top.exponent > 0 and top.nodes(TIME_CAP_MS) > top.nodes()
+    assert top.exponent > 0 and Skill(MAX_ELO, TIME_CAP_MS).nodes > top.nodes
     engine.configure({"UCI_LimitStrength": True, "UCI_Elo": MAX_ELO, "OwnBook": False})
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     fast = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)
     slow = engine.play(board, chess.engine.Limit(time=3), info=chess.engine.INFO_ALL)
-    assert fast.info["nodes"] < top.nodes() and slow.info["depth"] > fast.info["depth"]
+    assert fast.info["nodes"] < top.nodes and slow.info["depth"] > fast.info["depth"]
 
 
 def test_the_top_uci_elo_searches_one_line_within_a_budget(engine):
@@ -157,7 +157,7 @@ def test_the_top_uci_elo_searches_one_line_within_a_budget(engine):
     # full strength is UCI_LimitStrength off.
     engine.configure({"UCI_LimitStrength": True, "UCI_Elo": MAX_ELO, "OwnBook": False})
     result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
-    assert result.info["nodes"] <= Skill(MAX_ELO).nodes() and result.info.get("multipv", 1) == 1
+    assert result.info["nodes"] <= Skill(MAX_ELO).nodes and result.info.get("multipv", 1) == 1
     engine.configure({"UCI_LimitStrength": False})
     result = engine.play(chess.Board(), chess.engine.Limit(nodes=1_500_000), info=chess.engine.INFO_ALL)
     # The nodes reported are those of the last iteration finished within the 1,500,000, which
