@@ -16,13 +16,13 @@ import collections
 import os
 import struct
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 import chess
 import chess.pgn
 
 from .._core import Board, Book, FenError, IllegalMoveError, polyglot_move_code
-from ..console import InputError
+from ..pgnfile import read_games
 
 ENTRY = struct.Struct(">QHHI")
 MAX_WEIGHT = 0xFFFF
@@ -58,17 +58,6 @@ class BuildSummary:
             text.append(f"  ... and {len(self.skipped) - 20} more")
         text.append(f"positions: {self.positions}, moves: {self.moves}, file size: {self.file_size} bytes")
         return text
-
-
-def read_games(paths: Iterable[str]) -> Iterator[chess.pgn.Game]:
-    for path in paths:
-        try:
-            handle = open(path, encoding="utf-8", errors="replace")
-        except OSError as error:
-            raise InputError(f"cannot read the PGN file {path}: {error.strerror}") from None
-        with handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                yield game
 
 
 def rating(headers: chess.pgn.Headers, tag: str) -> int:

@@ -65,6 +65,7 @@ def one_sentence(result: subprocess.CompletedProcess) -> bool:
 
 MISSING_INPUT = {
     "match --openings": ["match", "--engine", "cmd=a", "--engine", "cmd=b", "--depth", "1", "--openings", "{missing}"],
+    "analyse": ["analyse", "{missing}"],
     "book build": ["book", "build", "{missing}", "-o", "{tmp}/out.bin"],
     "book show": ["book", "show", "--book", "{missing}"],
     "book merge": ["book", "merge", "{missing}", "{missing}", "-o", "{tmp}/out.bin"],
@@ -92,6 +93,8 @@ MISSING_INPUT = {
 BAD_VALUE = {
     "perft --fen": ["perft", "1", "--fen", "nonsense"],
     "match with one engine": ["match", "--engine", "cmd=a", "--depth", "1"],
+    "analyse of a file that is not PGN": ["analyse", "{garbage}"],
+    "analyse of a game the file lacks": ["analyse", "{pgn}", "--game", "2"],
     "book show of a FEN": ["book", "show", "nonsense"],
     "book show of a file that is not a book": ["book", "show", "--book", "{not_a_book}"],
     "tb generate of a name": ["tb", "generate", "KXvK", "--out", "{tmp}"],
@@ -112,6 +115,7 @@ USAGE = {
     "bench --threads two": ["bench", "--threads", "two"],
     "bench --threads 100000": ["bench", "--threads", "100000"],      # beyond the engine's Threads range
     "match --games x": ["match", "--games", "x"],
+    "analyse --time 0": ["analyse", "{pgn}", "--time", "0"],
     "book without an action": ["book"],
     "book build --max-ply 0": ["book", "build", "{pgn}", "-o", "{tmp}/out.bin", "--max-ply", "0"],
     "tb generate --block-size 0": ["tb", "generate", "KRvK", "--block-size", "0", "--out", "{tmp}"],
@@ -130,6 +134,7 @@ DONE = {
     "bench": ["bench", "1"],
     "match": ["match", "--engine", MOVER, "name=a", "--engine", MOVER, "name=b", "--depth", "1", "--maxmoves", "5",
               "--quiet"],
+    "analyse": ["analyse", "{pgn}", "--nodes", "200", "-o", "{tmp}/annotated.pgn"],
     "book build": ["book", "build", "{pgn}", "-o", "{tmp}/out.bin", "--min-games", "1"],
     "book show": ["book", "show"],
     "tb info": pytest.param(["tb", "info"], marks=needs_shipped),
