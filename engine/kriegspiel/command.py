@@ -10,7 +10,7 @@ import sys
 from .. import console
 from .._core import STARTING_FEN
 from ..journal import Journal
-from ..match.clock import TimeControl
+from ..match.clock import Clock, TimeControl
 from ..match.options import SprtSpec, check_counts, match_seed, parse_fields, time_control
 from ..match.runner import Match, play_command, schedule
 from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
@@ -108,12 +108,16 @@ def build_match(args: argparse.Namespace) -> Match:
         raise ValueError("--trycap must be 1 or more")
     check_counts(args)
     tc = time_control(args)
+    Clock(players[0].time_control(tc), players[1].time_control(tc))     # ValueError if the odds do not fit
     sprt = None if args.sprt is None else parse_fields(SprtSpec, args.sprt, "--sprt")
     journal = Journal(args.resume) if args.resume else None
     match_seed(args, journal)
     games = args.games + args.games % 2
     if journal is not None:
-        journal.check({"game": "kriegspiel", "player list": [dataclasses.asdict(spec) for spec in players],
+        # A player without time odds is written as before they existed, so older journals resume.
+        player_list = [{key: value for key, value in dataclasses.asdict(spec).items() if key != "time" or value}
+                       for spec in players]
+        journal.check({"game": "kriegspiel", "player list": player_list,
                        "starts": starts, "try cap": args.trycap, "seed": args.seed,
                        # "" without limits, as journals made before the clocks have it
                        "go": "" if tc == TimeControl() else {"time control": dataclasses.asdict(tc),

@@ -17,6 +17,10 @@ A player is `--white`/`--black` KIND [name=NAME] [KEY=VALUE ...]:
                                       Darkboard 2.0 (5.8, approach C; docs/kriegspiel.md "MCTS"):
                                       exploration is UCT's c in centipawns
 
+Any player may add tc=BASE+INC or movetime=S, its own clock or fixed time in place of the match's
+(time odds, as the thesis's sweep of the MCTS at 1-8 times the maximax's time; the match's --nodes
+still applies); the PGN then has WhiteTimeControl and BlackTimeControl tags too.
+
 Each game is played by players.play_game on a worker thread through the referee, so the runner's
 other games go on meanwhile; a player that reaches --trycap refused tries in a turn, writes a try
 the referee cannot read, or fails, loses the game. The limits (--tc, --movetime, --nodes: the
@@ -30,6 +34,7 @@ match replays the same games. The record (--pgn) is the referee's full game in K
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import shlex
 import time
@@ -38,7 +43,7 @@ from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 import chess
 
-from ..match.clock import Clock, TimeControl
+from ..match.clock import Clock, TimeControl, parse_tc
 from ..match.options import split_key_value
 from ..match.runner import Ending, GameTask, Match, draw, loss
 from .external import ExternalPlayer
@@ -68,6 +73,17 @@ class PlayerSpec:
     command: List[str] = field(default_factory=list)        # cmd only
     directory: Optional[str] = None                         # cmd: its working directory
     options: Dict[str, str] = field(default_factory=dict)   # cmd: its protocol options
+    # Its own clock or fixed time (tc=, movetime=: time odds), in place of the match's; None: the match's.
+    time: Optional[str] = None
+
+    def time_control(self, match: TimeControl) -> TimeControl:
+        """The limits this player moves under in a match under `match`'s: its own clock or fixed
+        time if it has one (the match's depth and nodes stay)."""
+        if self.time is None:
+            return match
+        key, _, value = self.time.partition("=")
+        own = parse_tc(value) if key == "tc" else TimeControl(movetime=float(value))
+        return dataclasses.replace(own, depth=match.depth, nodes=match.nodes)
 
 
 def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
@@ -80,11 +96,13 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
     kind = tokens.pop(0)
     if kind not in BUILTINS:
         raise ValueError(f"{option}: unknown player {kind!r} (expected cmd=COMMAND or one of {', '.join(BUILTINS)})")
-    params, name = dict(BUILTINS[kind][0]), kind
+    params, name, own_time = dict(BUILTINS[kind][0]), kind, None
     for token in tokens:
         key, value = split_key_value(token, option)
         if key == "name":
             name = value
+        elif key in ("tc", "movetime"):
+            own_time = parse_time(key, value, option, own_time)
         elif key in params:
             try:
                 params[key] = int(value)
@@ -94,21 +112,42 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
             if params[key] < low or (high is not None and params[key] > high):
                 raise ValueError(f"{option}: {key} must be {'0 or 1' if high else f'{low} or more'}, got {params[key]}")
         else:
-            raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(['name', *params])})")
-    return PlayerSpec(kind, name, params)
+            raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(['name', 'tc', 'movetime', *params])})")
+    return PlayerSpec(kind, name, params, time=own_time)
+
+
+def parse_time(key: str, value: str, option: str, given: Optional[str]) -> str:
+    """A player's own tc=BASE+INC or movetime=S, checked; ValueError if it is bad or a second one."""
+    if given is not None:
+        raise ValueError(f"{option}: give a player one tc= or movetime=, not {given} and {key}={value}")
+    if key == "tc":
+        try:
+            parse_tc(value)
+        except ValueError as error:
+            raise ValueError(f"{option}: {error}") from None
+    else:
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = 0.0
+        if not seconds > 0:
+            raise ValueError(f"{option}: movetime must be more than 0 seconds, not {value!r}")
+    return f"{key}={value}"
 
 
 def parse_program_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
     """cmd=COMMAND [name=NAME] [dir=DIR] [option.NAME=VALUE ...]."""
-    fields, options = {}, {}
+    fields, options, own_time = {}, {}, None
     for token in tokens:
         key, value = split_key_value(token, option)
         if key.startswith("option.") and key != "option.":
             options[key[len("option."):]] = value
         elif key in ("cmd", "name", "dir"):
             fields[key] = value
+        elif key in ("tc", "movetime"):
+            own_time = parse_time(key, value, option, own_time)
         else:
-            raise ValueError(f"{option}: a program takes cmd, name, dir and option.NAME, not {key!r}")
+            raise ValueError(f"{option}: a program takes cmd, name, dir, tc, movetime and option.NAME, not {key!r}")
     try:
         command = shlex.split(fields["cmd"])
     except ValueError as error:
@@ -116,7 +155,7 @@ def parse_program_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
     if not command:
         raise ValueError(f"{option}: cmd= is empty")
     name = fields.get("name") or os.path.basename(command[0])
-    return PlayerSpec("cmd", name, {}, command, fields.get("dir"), options)
+    return PlayerSpec("cmd", name, {}, command, fields.get("dir"), options, own_time)
 
 
 def read_openings(path: str) -> List[str]:
@@ -185,8 +224,9 @@ class KriegspielMatchGame:
         referee = Referee(task.opening)
         seed = f"{self.seed}:{task.number}"
         players = {chess.WHITE: white.for_game(seed), chess.BLACK: black.for_game(seed)}
+        controls = {side: player.spec.time_control(self.tc) for side, player in ((chess.WHITE, white), (chess.BLACK, black))}
         result = await asyncio.to_thread(play_game, players[chess.WHITE], players[chess.BLACK], referee, self.try_cap,
-                                         Clock(self.tc), self.margin)
+                                         Clock(controls[chess.WHITE], controls[chess.BLACK]), self.margin)
         self.games += 1
         self.plies += len(referee.turns)
         self.tries += sum(len(turn.refused) + 1 for turn in referee.turns)
@@ -200,6 +240,9 @@ class KriegspielMatchGame:
         tags = {"Event": self.event, "Date": time.strftime("%Y.%m.%d"), "Round": str(task.number),
                 "White": white.spec.name, "Black": black.spec.name, "Result": ending.result,
                 "Termination": ending.termination, "TimeControl": self.tc.pgn()}
+        for side, tag in ((chess.WHITE, "WhiteTimeControl"), (chess.BLACK, "BlackTimeControl")):
+            if controls[side] != self.tc:       # time odds: each side's own control
+                tags[tag] = controls[side].pgn()
         return ending, game_from_referee(referee, tags)
 
     def write_record(self, record: KriegspielGame, file: TextIO) -> None:

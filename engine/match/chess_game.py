@@ -163,16 +163,15 @@ class Rules:
         return None
 
 
-
 class GameClock(Clock):
     """The runner's clock, giving python-chess the limit of each move."""
 
     def limit(self, side: chess.Color) -> chess.engine.Limit:
-        tc = self.tc
+        tc = self.tcs[side]
         if tc.base is None:
             return chess.engine.Limit(time=tc.movetime, depth=tc.depth, nodes=tc.nodes)
         return chess.engine.Limit(white_clock=self.remaining[chess.WHITE], black_clock=self.remaining[chess.BLACK],
-                                  white_inc=tc.increment, black_inc=tc.increment,
+                                  white_inc=self.tcs[chess.WHITE].increment, black_inc=self.tcs[chess.BLACK].increment,
                                   remaining_moves=self.moves_to_go(side), depth=tc.depth, nodes=tc.nodes)
 
 

@@ -61,36 +61,41 @@ def parse_tc(text: str) -> TimeControl:
     return tc
 
 
-
 class Clock:
-    """Both sides' clocks under a TimeControl, charged with the wall time the runner measures."""
+    """Both sides' clocks, each under its own TimeControl (Black's is White's unless given: time
+    odds), charged with the wall time the runner measures."""
 
-    def __init__(self, tc: TimeControl):
-        self.tc = tc
-        self.remaining = {WHITE: tc.base, BLACK: tc.base}
+    def __init__(self, white: TimeControl, black: Optional[TimeControl] = None):
+        black = white if black is None else black
+        if (white.base is None) != (black.base is None):
+            raise ValueError("time odds need both sides on a clock or neither")
+        self.tcs = {WHITE: white, BLACK: black}
+        self.remaining = {WHITE: white.base, BLACK: black.base}
         self.moves_made = {WHITE: 0, BLACK: 0}
 
     def moves_to_go(self, side: bool) -> Optional[int]:
         """Moves `side` has left in the clock's period (moves per period only, else None)."""
-        return self.tc.moves - self.moves_made[side] % self.tc.moves if self.tc.moves else None
+        moves = self.tcs[side].moves
+        return moves - self.moves_made[side] % moves if moves else None
 
     def limits(self, side: bool) -> Limits:
         """The limits of `side`'s move as a UCI `go` gives them (milliseconds)."""
-        tc = self.tc
+        tc = self.tcs[side]
         limits = Limits(depth=tc.depth or 0, nodes=tc.nodes or 0,
                         movetime=max(1, round(1000 * tc.movetime)) if tc.movetime is not None else 0)
         if tc.base is not None:
             limits.wtime, limits.btime = (round(1000 * self.remaining[color]) for color in (WHITE, BLACK))
-            limits.winc = limits.binc = round(1000 * tc.increment)
+            limits.winc, limits.binc = (round(1000 * self.tcs[color].increment) for color in (WHITE, BLACK))
             limits.movestogo = self.moves_to_go(side) or 0
         return limits
 
     def allowance(self, side: bool, margin: float) -> Optional[float]:
         """Seconds the side to move may think before it loses on time; None without a time limit."""
-        if self.tc.base is not None:
+        tc = self.tcs[side]
+        if tc.base is not None:
             return self.remaining[side] + margin
-        if self.tc.movetime is not None:
-            return self.tc.movetime + margin
+        if tc.movetime is not None:
+            return tc.movetime + margin
         return None
 
     def charge(self, side: bool, elapsed: float, margin: float) -> bool:
@@ -98,10 +103,11 @@ class Clock:
         allowance = self.allowance(side, margin)
         if allowance is not None and elapsed > allowance:
             return False
-        if self.tc.base is not None:
+        tc = self.tcs[side]
+        if tc.base is not None:
             # Within the margin the clock stops at 0: the margin absorbs the runner's latency.
-            self.remaining[side] = max(0.0, self.remaining[side] - elapsed) + self.tc.increment
+            self.remaining[side] = max(0.0, self.remaining[side] - elapsed) + tc.increment
             self.moves_made[side] += 1
-            if self.tc.moves and self.moves_made[side] % self.tc.moves == 0:
-                self.remaining[side] += self.tc.base
+            if tc.moves and self.moves_made[side] % tc.moves == 0:
+                self.remaining[side] += tc.base
         return True

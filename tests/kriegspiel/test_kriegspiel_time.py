@@ -243,3 +243,42 @@ def test_a_match_under_a_time_control_has_no_time_losses(capsys, tmp_path, limit
 def test_bad_time_controls_give_one_line(capsys, words, message):
     code, out, err = run_match(capsys, "--white", "random", "--black", "random", *words)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_time_odds_give_each_side_its_own_limits():
+    clock = Clock(TimeControl(movetime=0.05), TimeControl(movetime=0.2))
+    assert (clock.limits(chess.WHITE).movetime, clock.limits(chess.BLACK).movetime) == (50, 200)
+    assert (clock.allowance(chess.WHITE, 0.01), clock.allowance(chess.BLACK, 0.01)) == pytest.approx((0.06, 0.21))
+    assert clock.charge(chess.BLACK, 0.15, 0.01) and not clock.charge(chess.WHITE, 0.15, 0.01)
+    clock = Clock(TimeControl(base=10, increment=1), TimeControl(base=20))
+    for side in (chess.WHITE, chess.BLACK):
+        limits = clock.limits(side)
+        assert (limits.wtime, limits.btime, limits.winc, limits.binc) == (10_000, 20_000, 1_000, 0)
+    assert clock.charge(chess.WHITE, 2.0, 0.0) and clock.remaining == {chess.WHITE: 9.0, chess.BLACK: 20}
+    with pytest.raises(ValueError, match="both sides on a clock or neither"):
+        Clock(TimeControl(base=10), TimeControl(movetime=1))
+
+
+@pytest.mark.parametrize("odds", [chess.WHITE, chess.BLACK])
+def test_a_player_with_its_own_time_moves_under_it(odds):
+    # Both take 30 ms a try; the match gives 10 ms a move, the side with odds its own second: the
+    # other side loses on time at its first move, and the record tells each side's control.
+    specs = {side: Spec(Slow(1, 0.03)) for side in (chess.WHITE, chess.BLACK)}
+    specs[odds].spec = PlayerSpec("slow", "slow", time="movetime=1")
+    game = KriegspielMatchGame(tc=TimeControl(movetime=0.01), margin=0.01)
+    ending, record = asyncio.run(game.play(GameTask(1, 0, 0, 1, chess.STARTING_FEN), specs[chess.WHITE], specs[chess.BLACK]))
+    assert (ending.kind, ending.result) == ("time forfeit", "1-0" if odds == chess.WHITE else "0-1")
+    tag = "WhiteTimeControl" if odds == chess.WHITE else "BlackTimeControl"
+    assert record.headers[tag] == "1/move" and record.headers["TimeControl"] == "0.01/move"
+    assert ("BlackTimeControl" if odds == chess.WHITE else "WhiteTimeControl") not in record.headers
+
+
+@pytest.mark.parametrize("words,message", [
+    (["--white", "random", "movetime=-1", "--black", "random"], "movetime must be more than 0"),
+    (["--white", "random", "tc=x", "--black", "random"], "bad time control"),
+    (["--white", "random", "tc=10", "movetime=1", "--black", "random"], "one tc= or movetime="),
+    (["--white", "random", "tc=10", "--black", "random"], "both sides on a clock or neither"),
+])
+def test_bad_time_odds_give_one_line(capsys, words, message):
+    code, out, err = run_match(capsys, *words)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
