@@ -18,6 +18,17 @@ games); the issue's criterion is in the table's last column:
                         (both players are deterministic: from one start every game is the same), each
                         twice with colours swapped: at least +100 Elo, the interval's lower end above +50
 
+The thesis's own conditions (5.9, Fig. 5.9): time, not nodes, per move (the players' own
+movetime=, time odds), 400 games from the first 200 balanced openings each twice with colours
+swapped (the chess openings of ../shared/data/openings/balanced-8ply.epd: eight plies both sides
+know, from which each sees only its own men), T = 0.1 s a move:
+
+  time-mcts-maximax     the MCTS against the maximax at T each: at least +30 Elo, the lower end above 0
+  time-mcts-2x          the MCTS at 2T against the maximax at T (quoted: the sweep)
+  time-mcts-4x          ... at 4T
+  time-mcts-8x          ... at 8T
+  time-maximax-4x       the maximax at 4T against itself at T: where its plateau is
+
 A check's journal is DIR/<check>.jsonl (default bench/results/kriegspiel/): run the same command
 again, in this session or a later one, and every check plays on where it stopped; --chunk N plays at
 most N more games of each check per run; Ctrl-C stops a match without losing its finished games.
@@ -37,6 +48,7 @@ from strength_checks import Check, parser, python_command, run
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 16                               # the players' seeds (the journal keeps it too)
+T = 0.1                                 # seconds a move of the time checks' maximax
 
 CHECKS = [
     Check("maximax-random", 1000, ["random"], ["maximax"], "94.8% wins or more"),
@@ -44,8 +56,13 @@ CHECKS = [
     Check("mcts-random", 1000, ["random"], ["mcts"], "above 94.8% wins, lower end too"),
     Check("mcts-semi-random", 1000, ["semi-random"], ["mcts"], "above 79.3% wins, lower end too"),
     Check("mcts-maximax", 400, ["maximax"], ["mcts"], "+100 Elo or more, lower end above +50"),
+    Check("time-mcts-maximax", 400, ["maximax", f"movetime={T}"], ["mcts", f"movetime={T}"], "+30 Elo or more, lower end above 0"),
+    *(Check(f"time-mcts-{factor}x", 400, ["maximax", f"movetime={T}"], ["mcts", f"movetime={factor * T:g}"])
+      for factor in (2, 4, 8)),
+    Check("time-maximax-4x", 400, ["maximax", f"movetime={T}", "name=maximax-1x"], ["maximax", f"movetime={4 * T:g}"]),
 ]
-OPENINGS = {"mcts-maximax": ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"}
+BALANCED = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
+OPENINGS = {check.name: BALANCED for check in CHECKS if check.name == "mcts-maximax" or check.name.startswith("time-")}
 
 
 def command(check: Check, args: argparse.Namespace, games: int) -> List[str]:
