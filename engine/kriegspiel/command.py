@@ -14,7 +14,7 @@ from ..match.clock import Clock, TimeControl
 from ..match.options import SprtSpec, check_counts, match_seed, parse_fields, time_control
 from ..match.runner import Match, play_command, schedule
 from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
-from .roster import BUILTINS
+from .roster import BUILTINS, DEFAULT_PLAYER
 from .terminal import KriegspielTerminal
 
 COMMAND = "pyrope kriegspiel match"
@@ -57,8 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "the referee's announcements; the full board and PGN at the end.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("--as", dest="color", choices=("white", "black"), default="white", help="your side (default white)")
-    play.add_argument("--opponent", choices=tuple(BUILTINS), default="semi-random",
-                      help="the built-in player you face (default semi-random)")
+    play.add_argument("--opponent", choices=tuple(BUILTINS), default=DEFAULT_PLAYER,
+                      help="the built-in player you face (default %(default)s, the strongest)")
     play.add_argument("--fen", help="start from this position (default: the standard start)")
     play.add_argument("--seed", type=int, default=0, help="the opponent's seed (default 0)")
     play.add_argument("--movetime", type=float, metavar="S",

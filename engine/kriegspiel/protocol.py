@@ -22,7 +22,7 @@ from ..protocol.uci import ENGINE_AUTHOR, ENGINE_NAME
 from .._kriegspiel import KriegspielError
 from .budget import MoveBudget
 from .players import Player
-from .roster import BUILTINS, builtin
+from .roster import BUILTINS, DEFAULT_PLAYER, builtin
 from .referee import Announcement, Capture, Check, Referee
 
 CHECK_WORDS = {Check.RANK: "rank", Check.FILE: "file", Check.LONG_DIAGONAL: "long",
@@ -30,7 +30,6 @@ CHECK_WORDS = {Check.RANK: "rank", Check.FILE: "file", Check.LONG_DIAGONAL: "lon
 TERMINATIONS = {termination.name.lower(): termination for termination in
                 (chess.Termination.CHECKMATE, chess.Termination.STALEMATE, chess.Termination.INSUFFICIENT_MATERIAL,
                  chess.Termination.FIFTY_MOVES, chess.Termination.THREEFOLD_REPETITION)}
-DEFAULT_PLAYER = "semi-random"
 # go's words with the least value each may take: milliseconds (clocks may stand at 0), nodes, moves.
 GO_LEAST = {"wtime": 0, "btime": 0, "winc": 0, "binc": 0, "movestogo": 1, "movetime": 1, "nodes": 1}
 GO_MOST = 2 ** 40       # beyond any clock (35 years in ms) or search, and within C's integers

@@ -37,7 +37,9 @@ def test_the_handshake_and_a_first_try():
     front, lines = front_end()
     out = say(front, lines, "kriegspiel", "isready")
     assert out[0].startswith("id name Pyrope") and out[1].startswith("id author")
-    assert out[2].startswith("option name Player type combo default semi-random") and "var random" in out[2]
+    # The default is the strongest player measured (the maximax), every player selectable.
+    assert out[2].startswith("option name Player type combo default maximax")
+    assert all(f"var {kind}" in out[2] for kind in ("random", "semi-random", "centre", "maximax", "mcts"))
     assert out[-2:] == ["kriegspielok", "readyok"]
     out = say(front, lines, "setoption name Player value random", "setoption name Seed value 7",
               "newgame white", "umpire tomove white", "go movetime 100 nodes 5000")

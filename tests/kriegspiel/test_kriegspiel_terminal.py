@@ -3,13 +3,16 @@ referee's words, history as your filtered PGN, resign, help, bad tries named; th
 PGN at the end; the installed command plays from stdin."""
 from __future__ import annotations
 
+import argparse
 import subprocess
 
 import chess
 import pytest
 
 from engine_command import PYROPE
+from pyrope.kriegspiel import command
 from pyrope.kriegspiel.pgn import read_game
+from pyrope.kriegspiel.roster import DEFAULT_PLAYER
 from pyrope.kriegspiel.terminal import KriegspielTerminal
 
 MATE_IN_ONE = "k7/8/1K6/8/8/8/8/7R w - - 0 1"
@@ -70,3 +73,9 @@ def test_the_installed_command_plays_from_stdin():
     bad = subprocess.run([PYROPE, "kriegspiel", "play", "--fen", "nonsense"], input="", capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("pyrope kriegspiel play: ")
+
+
+def test_the_terminal_defaults_to_the_strongest_player_as_the_protocol_does():
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    assert parser.parse_args(["play"]).opponent == DEFAULT_PLAYER == "maximax"
