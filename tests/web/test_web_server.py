@@ -24,6 +24,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip ins
 from starlette.testclient import TestClient  # noqa: E402
 
 from pyrope.web.app import make_app  # noqa: E402
+from web_support import chosen_move  # noqa: E402
 
 SCHOLAR_BLUNDER = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qf3 Bc5 *"
 
@@ -55,11 +56,14 @@ def new_game(socket, **settings) -> dict:
     return state_where(socket, human_to_move)
 
 
-def test_the_pages_are_served(client):
-    for path in ("/", "/chess", "/analysis", "/static/board.js", "/static/style.css"):
-        response = client.get(path)
-        assert response.status_code == 200, path
-    assert "<svg" in client.get("/chess").text or "board" in client.get("/chess").text
+def test_the_pages_and_everything_they_load_are_served_from_the_package(client):
+    """No CDN, no network: every script, style sheet and link a page names is the server's own."""
+    for page in ("/", "/chess", "/analysis"):
+        response = client.get(page)
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+        for address in re.findall(r'(?:src|href)="([^"#]+)', response.text):
+            assert address.startswith("/"), f"{page} loads {address} from elsewhere"
+            assert client.get(address).status_code == 200, f"{page}: {address}"
     assert client.get("/static/nothing.js").status_code == 404
 
 
@@ -71,18 +75,6 @@ def replayed(moves: list[str]) -> chess.Board:
         assert move in board.legal_moves, f"{uci} is illegal in {board.fen()}"
         board.push(move)
     return board
-
-
-def chosen_move(board: chess.Board, rng: random.Random) -> chess.Move:
-    """A mate in one when there is one, else a random legal move: a game that ends."""
-    moves = list(board.legal_moves)
-    for move in moves:
-        board.push(move)
-        mate = board.is_checkmate()
-        board.pop()
-        if mate:
-            return move
-    return rng.choice(moves)
 
 
 def test_a_whole_game_against_the_engine_checked_with_python_chess(client):

@@ -1,0 +1,101 @@
+"""The pages in a real browser (headless Chromium under Selenium): a whole game against Pyrope
+played by clicking (its first move dragged) to a result, the PGN the page shows read back by
+python-chess; and a review of a game whose 4.Qf3 misses Qxf7#, found marked a blunder on the page
+with the mate as the better move. Skipped when Chromium, its driver or Selenium is missing."""
+from __future__ import annotations
+
+import io
+import random
+
+import chess
+import chess.pgn
+import pytest
+
+from web_support import chosen_move, chromium, missing, served
+
+pytestmark = [pytest.mark.skipif(bool(missing()), reason=f"needs {', '.join(missing())} (Debian: apt-get install "
+                                                             "chromium chromium-driver; pip install '.[web]' selenium)"),
+              pytest.mark.xdist_group("browser")]       # one browser at a time
+
+TIMEOUT = 60        # seconds for the page to answer one step; a hang guard, not a measure
+MAX_MOVES = 150     # the person's moves before resigning: the game ends either way
+SCHOLAR_BLUNDER = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qf3 Bc5 *"
+
+
+@pytest.fixture(scope="module")
+def site():
+    with served() as address, chromium() as driver:
+        yield address, driver
+
+
+def wait(driver, condition, what: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, TIMEOUT, poll_frequency=0.05).until(lambda _: condition(), message=what)
+
+
+def test_a_whole_game_by_clicking(site):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    address, driver = site
+    driver.get(address + "chess")
+    Select(driver.find_element(By.ID, "time")).select_by_visible_text("0.1 s a move")
+    driver.find_element(By.ID, "new").click()
+    status = driver.find_element(By.ID, "status")
+
+    def square(name: str):
+        return driver.find_element(By.CSS_SELECTOR, f'rect[data-square="{name}"]')
+
+    def page_fen() -> str:
+        return driver.find_element(By.CSS_SELECTOR, "svg.board").get_attribute("data-fen")
+
+    rng = random.Random(65)
+    for number in range(MAX_MOVES):
+        wait(driver, lambda: status.text == "Your move." or status.get_attribute("data-result"), "the person's turn")
+        if status.get_attribute("data-result"):
+            break
+        board = chess.Board(page_fen())
+        move = chosen_move(board, rng)
+        before = page_fen()
+        source, target = chess.square_name(move.from_square), chess.square_name(move.to_square)
+        if number == 0:
+            # By offset: the board redraws as the piece is picked up, so the target's element changes.
+            start, end = square(source).rect, square(target).rect
+            ActionChains(driver).click_and_hold(square(source)).move_by_offset(
+                end["x"] - start["x"], end["y"] - start["y"]).release().perform()
+        else:
+            square(source).click()
+            square(target).click()
+        if move.promotion:
+            driver.find_element(By.CSS_SELECTOR, f'button[data-promotion="{chess.piece_symbol(move.promotion)}"]').click()
+        wait(driver, lambda: page_fen() != before, f"the page to play {move.uci()}")
+    else:
+        driver.find_element(By.ID, "resign").click()
+        wait(driver, lambda: status.get_attribute("data-result"), "the resignation")
+
+    result = status.get_attribute("data-result")
+    game = chess.pgn.read_game(io.StringIO(driver.find_element(By.ID, "pgn").get_attribute("textContent")))
+    assert not game.errors and game.headers["Result"] == result
+    final = game.end().board()
+    assert len(final.move_stack) >= 2
+    if "resignation" not in status.text:
+        outcome = final.outcome(claim_draw=True)
+        assert outcome is not None and outcome.result() == result, status.text
+
+
+def test_a_review_marks_the_blunder(site):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    address, driver = site
+    driver.get(address + "analysis")
+    driver.find_element(By.ID, "pgn-input").send_keys(SCHOLAR_BLUNDER)
+    Select(driver.find_element(By.ID, "movetime")).select_by_visible_text("0.3 s")
+    driver.find_element(By.ID, "analyse").click()
+    marked = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#marks li[data-verdict="blunder"][data-san="Qf3"]'),
+                  "4.Qf3 marked a blunder")
+    assert marked[0].get_attribute("data-best") == "Qxf7#" and "Qxf7# was best" in marked[0].text
+    assert driver.find_elements(By.CSS_SELECTOR, '#graph circle[data-verdict="blunder"]')
+    progress = driver.find_element(By.ID, "progress")
+    assert progress.get_attribute("value") == progress.get_attribute("max") == "9"
