@@ -19,6 +19,7 @@ import chess.pgn
 import pytest
 
 pytest.importorskip("starlette", reason="needs the web extra: pip install '.[web]'")
+pytest.importorskip("uvicorn", reason="needs the web extra: pip install '.[web]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
