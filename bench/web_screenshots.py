@@ -25,7 +25,7 @@ OPERA_GAME = """[White "Paul Morphy"]
 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8
 17. Rd8# 1-0
 """
-OPENING = ["e2e4", "g1f3", "f1c4"]      # the person's first moves in the game pictured
+OPENING = ["e2e4", "g1f3", "f1c4", "b1c3", "d2d3", "e1g1", "c1e3", "h2h3", "a2a3", "d1e2"]    # the person's moves, as far as legal
 
 
 def wait(driver, condition, what: str):
@@ -44,21 +44,32 @@ def save(driver, path: Path) -> None:
 
 
 def chess_screenshot(driver, address: str, path: Path) -> None:
-    """Pyrope (at 3 s a move) thinking on its third reply, the person's clock-free game in hand."""
+    """Pyrope (at 3 s a move) thinking on its first reply out of its book."""
+    import chess
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     driver.get(address + "chess")
     Select(driver.find_element(By.ID, "time")).select_by_visible_text("3 s a move")
     driver.find_element(By.ID, "new").click()
-    status = driver.find_element(By.ID, "status")
-    for number, move in enumerate(OPENING):
+    status, depth = driver.find_element(By.ID, "status"), driver.find_element(By.ID, "depth")
+    board = driver.find_element(By.CSS_SELECTOR, "svg.board")
+    for move in OPENING:
         wait(driver, lambda: status.text == "Your move.", "the person's turn")
+        before = board.get_attribute("data-fen")
+        position = chess.Board(before)
+        if chess.Move.from_uci(move) not in position.legal_moves:
+            move = next(iter(position.legal_moves)).uci()
         driver.find_element(By.CSS_SELECTOR, f'rect[data-square="{move[:2]}"]').click()
-        driver.find_element(By.CSS_SELECTOR, f'rect[data-square="{move[2:]}"]').click()
-    wait(driver, lambda: driver.find_element(By.ID, "pv").text and
-         int(driver.find_element(By.ID, "depth").text.split()[1].split("/")[0]) >= 8, "Pyrope's thinking")
-    save(driver, path)
+        driver.find_element(By.CSS_SELECTOR, f'rect[data-square="{move[2:4]}"]').click()
+        wait(driver, lambda: board.get_attribute("data-fen") != before, f"the page to play {move}")
+        # Either a book reply (the person moves again) or a search deep enough to show.
+        wait(driver, lambda: status.text == "Your move." or depth.text.startswith("depth ") and
+             int(depth.text.split()[1].split("/")[0]) >= 8, "Pyrope's reply")
+        if status.text != "Your move.":
+            save(driver, path)
+            return
+    raise RuntimeError("Pyrope answered every move from its book")
 
 
 def analysis_screenshot(driver, address: str, path: Path) -> None:

@@ -283,3 +283,9 @@ def test_serve_listens_on_this_machine_only_by_default():
     finally:
         process.kill()
         process.wait()
+
+
+def test_serve_without_the_web_extra_says_which_extra_to_install():
+    hide_uvicorn = "import sys; sys.modules['uvicorn'] = None; from pyrope.cli import main; sys.exit(main(['serve']))"
+    result = subprocess.run([sys.executable, "-c", hide_uvicorn], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and 'uvicorn is not installed (pip install "pyrope[web]"' in result.stderr, result.stderr
