@@ -15,7 +15,8 @@ from ..analysis.annotate import annotated, summary
 from ..analysis.review import Review, Reviewer, checked_game
 from ..console import InputError
 from ..pgnfile import GameBuilder
-from .chess_game import MOVETIME_MS, NODES, MessageError, Send, whole
+from .chess_game import MOVETIME_MS, NODES
+from .engine_game import MessageError, Send, whole
 
 DEFAULT_MOVETIME_MS = 300
 MAX_PGN_CHARS = 1_000_000

@@ -25,7 +25,8 @@ from starlette.websockets import WebSocket
 from ..console import sentence
 from ..play.session import Session
 from .analysis import AnalysisJob
-from .chess_game import ChessGame, MessageError, Send
+from .chess_game import ChessGame
+from .engine_game import MessageError, Send
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "index.html", "/chess": "chess.html", "/analysis": "analysis.html"}

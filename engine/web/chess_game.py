@@ -2,11 +2,9 @@
 page's messages in (`handle`), the game's state, the engine's thinking and errors out (`send`).
 
 The game is a play.session.Session: its board says what is legal and when the game is over, its
-search manager searches on a thread of its own. That thread's reports come back onto the event
-loop with call_soon_threadsafe, tagged with the search's token; taking back, a new game or a
-closed socket bumps the token, so a report of a search that no longer counts changes nothing.
-python-chess only spells moves (SAN) and writes the PGN. Every message is checked before
-anything changes: a bad one raises MessageError, which the socket answers with an error message.
+search manager searches on a thread of its own (engine_game runs it). python-chess only spells
+moves (SAN) and writes the PGN. Every message is checked before anything changes: a bad one
+raises MessageError, which the socket answers with an error message.
 """
 from __future__ import annotations
 
@@ -14,32 +12,24 @@ import asyncio
 import datetime
 import random
 from dataclasses import dataclass
-from typing import Callable
 
 import chess
 import chess.pgn
 
 from .. import __version__
-from .._core import IllegalMoveError
 from ..analysis.review import Evaluation
 from ..play.options import ELO, LIMIT_STRENGTH
 from ..play.result import CurrentMove, Info, Score, SearchResult
 from ..play.session import Session
 from ..play.timeman import Limits
 from .clocks import Clocks
+from .engine_game import EngineGame, MessageError, Send, whole
 
 STANDARD_POSITION = 518         # Chess960's number of the standard start position
 MAX_BASE_S = 3 * 3600
 MAX_INCREMENT_S = 600
 MOVETIME_MS = (50, 60_000)      # the range of a fixed time a move
 NODES = (1, 10_000_000)         # ... and of a fixed node count a move
-
-Send = Callable[[dict], None]
-
-
-class MessageError(ValueError):
-    """A message from the page that cannot be used; nothing was changed."""
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -61,13 +51,6 @@ class Settings:
         if self.base_ms:
             return f"{self.base_ms // 1000}+{self.increment_ms // 1000}"
         return f"1/{self.movetime_ms / 1000:g}" if self.movetime_ms else "-"
-
-
-def whole(message: dict, name: str, lowest: int, highest: int) -> int:
-    value = message.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
-        raise MessageError(f"{name} must be a whole number from {lowest} to {highest}, not {value!r}")
-    return value
 
 
 def settings_from(message: dict) -> Settings:
@@ -119,18 +102,14 @@ def san_line(board: chess.Board, line: list[str]) -> list[str]:
     return sans
 
 
-class ChessGame:
-    """The game of one socket. Every method runs on the event loop."""
+class ChessGame(EngineGame):
+    """The chess game of one socket."""
 
     def __init__(self, session: Session, send: Send, loop: asyncio.AbstractEventLoop) -> None:
-        self.session = session
-        self.send = send
-        self.loop = loop
+        super().__init__(session, send, loop)
         self.settings: Settings | None = None       # None until the first "new"
         self.clocks: Clocks | None = None           # None with a fixed time or node count a move
         self.outcome: tuple[str, str] | None = None     # (result, reason) once the game is over
-        self.token = 0              # the search that counts; see the module's docstring
-        self.thinking = False
         self.flag_timer: asyncio.TimerHandle | None = None
 
     # -- the page's messages ---------------------------------------------------------------------
@@ -207,16 +186,8 @@ class ChessGame:
         if self.session.board.white_to_move == self.settings.human_white:
             self.watch_flag()
         else:
-            self.think()
+            self.think(self.limits())
         self.send_state()
-
-    def think(self) -> None:
-        self.token += 1
-        token, loop = self.token, self.loop
-        self.thinking = True
-        self.session.search(self.limits(),
-                            lambda infos: loop.call_soon_threadsafe(self.on_info, token, infos),
-                            lambda result: loop.call_soon_threadsafe(self.on_done, token, result))
 
     def limits(self) -> Limits:
         settings, clocks = self.settings, self.clocks
@@ -225,9 +196,7 @@ class ChessGame:
                           winc=clocks.increment_ms, binc=clocks.increment_ms)
         return Limits(movetime=settings.movetime_ms, nodes=settings.nodes)
 
-    def on_info(self, token: int, infos: list[Info]) -> None:
-        if token != self.token:
-            return
+    def thinking_shown(self, infos: list[Info]) -> None:
         board = self.chess_board()
         for info in infos:
             if isinstance(info, CurrentMove) or info.multipv != 1:
@@ -237,10 +206,7 @@ class ChessGame:
                        "nps": info.nps, "time_ms": info.time_ms, "score": score_json(score),
                        "white_expected": Evaluation(score, []).expected, "pv": san_line(board, info.pv)})
 
-    def on_done(self, token: int, result: SearchResult) -> None:
-        if token != self.token:
-            return
-        self.thinking = False
+    def engine_moved(self, result: SearchResult) -> None:
         engine_white = not self.settings.human_white
         if self.clocks is not None and not self.clocks.moved(engine_white):
             self.time_up(engine_white)
@@ -277,18 +243,11 @@ class ChessGame:
         self.send_state()
 
     def cancel(self) -> None:
-        """End the search and the watch that count now; their late reports change nothing."""
-        self.token += 1
-        self.thinking = False
+        """The search and the watch of the person's clock that count now end."""
+        super().cancel()
         if self.flag_timer is not None:
             self.flag_timer.cancel()
             self.flag_timer = None
-        self.session.stop()
-
-    async def close(self) -> None:
-        """The socket closed: the game ends, and its search thread is joined off the event loop."""
-        self.cancel()
-        await asyncio.to_thread(self.session.finish)
 
     # -- what the page sees ----------------------------------------------------------------------
 

@@ -1,0 +1,75 @@
+"""What every game against Pyrope behind a WebSocket does, whatever the game (chess_game, mill_game):
+the session's search started on its own thread, its reports brought back onto the event loop,
+and searches that no longer count ignored.
+
+The search thread reaches the loop through call_soon_threadsafe, each report tagged with the
+search's token; taking back, a new game or a closed socket bumps the token, so a report of a
+search that no longer counts changes nothing, and the event loop never waits for a search.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from ..play.game import GameSession
+from ..play.timeman import Limits
+
+Send = Callable[[dict], None]
+
+
+class MessageError(ValueError):
+    """A message from the page that cannot be used; nothing was changed."""
+
+
+def whole(message: dict, name: str, lowest: int, highest: int) -> int:
+    value = message.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
+        raise MessageError(f"{name} must be a whole number from {lowest} to {highest}, not {value!r}")
+    return value
+
+
+class EngineGame:
+    """A game's socket side: a subclass handles the page's messages and says what the engine's
+    reports mean (`thinking_shown`, `engine_moved`). Every method runs on the event loop."""
+
+    def __init__(self, session: GameSession, send: Send, loop: asyncio.AbstractEventLoop) -> None:
+        self.session = session
+        self.send = send
+        self.loop = loop
+        self.token = 0              # the search that counts
+        self.thinking = False
+
+    def think(self, limits: Limits) -> None:
+        self.token += 1
+        token, loop = self.token, self.loop
+        self.thinking = True
+        self.session.search(limits, lambda infos: loop.call_soon_threadsafe(self._reported, token, infos),
+                            lambda result: loop.call_soon_threadsafe(self._finished, token, result))
+
+    def _reported(self, token: int, infos: list) -> None:
+        if token == self.token:
+            self.thinking_shown(infos)
+
+    def _finished(self, token: int, result: Any) -> None:
+        if token == self.token:
+            self.thinking = False
+            self.engine_moved(result)
+
+    def thinking_shown(self, infos: list) -> None:
+        """The search's reports, for the page."""
+        raise NotImplementedError
+
+    def engine_moved(self, result: Any) -> None:
+        """The search's result: play its move."""
+        raise NotImplementedError
+
+    def cancel(self) -> None:
+        """End the search that counts now; its late reports change nothing."""
+        self.token += 1
+        self.thinking = False
+        self.session.stop()
+
+    async def close(self) -> None:
+        """The socket closed: the game ends, and its search thread is joined off the event loop."""
+        self.cancel()
+        await asyncio.to_thread(self.session.finish)
