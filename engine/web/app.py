@@ -1,6 +1,6 @@
-"""The web application: the pages and their static files, and one WebSocket per game (chess_game)
-or review (analysis). Starlette (a small ASGI toolkit with WebSockets and no other dependencies
-worth naming) routes; uvicorn (command.py) serves.
+"""The web application: the pages and their static files, and one WebSocket per game (chess_game,
+mill_game) or review (analysis). Starlette (a small ASGI toolkit with WebSockets and no other
+dependencies worth naming) routes; uvicorn (command.py) serves.
 
 A socket's messages are JSON objects. Each is handed to its handler on the event loop; what the
 handler sends is queued and written by a task of the socket's own, so the search and review
@@ -23,13 +23,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from ..console import sentence
+from ..mill.session import MillSession
 from ..play.session import Session
 from .analysis import AnalysisJob
 from .chess_game import ChessGame
 from .engine_game import MessageError, Send
+from .mill_game import MillGame
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/": "index.html", "/chess": "chess.html", "/analysis": "analysis.html"}
+PAGES = {"/": "index.html", "/chess": "chess.html", "/analysis": "analysis.html", "/mill": "mill.html"}
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,10 @@ class Handler(Protocol):
 async def new_chess_game(send: Send, loop: asyncio.AbstractEventLoop) -> ChessGame:
     # A Session allocates its hash table and checks the net: not on the event loop.
     return ChessGame(await asyncio.to_thread(Session), send, loop)
+
+
+async def new_mill_game(send: Send, loop: asyncio.AbstractEventLoop) -> MillGame:
+    return MillGame(await asyncio.to_thread(MillSession), send, loop)
 
 
 async def new_analysis(send: Send, loop: asyncio.AbstractEventLoop) -> AnalysisJob:
@@ -100,5 +106,6 @@ def make_app() -> Starlette:
     routes = [Route(path, page(name)) for path, name in PAGES.items()]
     routes += [Mount("/static", StaticFiles(directory=STATIC), name="static"),
                WebSocketRoute("/ws/chess", socket_endpoint(new_chess_game)),
-               WebSocketRoute("/ws/analysis", socket_endpoint(new_analysis))]
+               WebSocketRoute("/ws/analysis", socket_endpoint(new_analysis)),
+               WebSocketRoute("/ws/mill", socket_endpoint(new_mill_game))]
     return Starlette(routes=routes)

@@ -107,19 +107,13 @@ class ChessGame(EngineGame):
 
     def __init__(self, session: Session, send: Send, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(session, send, loop)
-        self.settings: Settings | None = None       # None until the first "new"
         self.clocks: Clocks | None = None           # None with a fixed time or node count a move
-        self.outcome: tuple[str, str] | None = None     # (result, reason) once the game is over
         self.flag_timer: asyncio.TimerHandle | None = None
 
     # -- the page's messages ---------------------------------------------------------------------
 
-    def handle(self, message: dict) -> None:
-        handlers = {"new": self.new_game, "move": self.move, "takeback": self.take_back, "resign": self.resign}
-        handler = handlers.get(message.get("type"))
-        if handler is None:
-            raise MessageError(f"unknown message type {message.get('type')!r}; known: {', '.join(handlers)}")
-        handler(message)
+    def handlers(self) -> dict:
+        return {"new": self.new_game, "move": self.move, "takeback": self.take_back, "resign": self.resign}
 
     def new_game(self, message: dict) -> None:
         settings = settings_from(message)
@@ -152,27 +146,17 @@ class ChessGame(EngineGame):
     def take_back(self, message: dict) -> None:
         """Back to the person's last move, before it: the engine's search or reply goes too."""
         self.check_playing()
-        human, plies_played = self.settings.human_white, len(self.session.board.move_stack)
-        movers = [ply % 2 == 0 for ply in range(plies_played)]     # True: White made it (White starts)
-        if human not in movers:
-            raise MessageError("you have made no move to take back")
-        plies = plies_played - max(ply for ply, white in enumerate(movers) if white == human)
+        plies = self.plies_to_take_back()
         self.cancel()
         self.session.take_back(plies)
         if self.clocks is not None:
             self.clocks.stop()
-            self.clocks.start(human)
+            self.clocks.start(self.settings.human_white)
         self.next_turn()
 
     def resign(self, message: dict) -> None:
         self.check_playing()
         self.end("0-1" if self.settings.human_white else "1-0", "resignation")
-
-    def check_playing(self) -> None:
-        if self.settings is None:
-            raise MessageError('no game: start one with {"type": "new", ...}')
-        if self.outcome is not None:
-            raise MessageError(f"the game is over ({self.outcome[0]}, {self.outcome[1]}); start a new one")
 
     # -- the game's course -----------------------------------------------------------------------
 

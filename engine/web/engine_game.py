@@ -29,15 +29,44 @@ def whole(message: dict, name: str, lowest: int, highest: int) -> int:
 
 
 class EngineGame:
-    """A game's socket side: a subclass handles the page's messages and says what the engine's
-    reports mean (`thinking_shown`, `engine_moved`). Every method runs on the event loop."""
+    """A game's socket side: a subclass names its messages' handlers (`handlers`) and says what
+    the engine's reports mean (`thinking_shown`, `engine_moved`). Every method runs on the event loop."""
 
     def __init__(self, session: GameSession, send: Send, loop: asyncio.AbstractEventLoop) -> None:
         self.session = session
         self.send = send
         self.loop = loop
+        self.settings: Any = None       # the game the page asked for; None until its first "new"
+        self.outcome: tuple[str, str] | None = None     # (result, reason) once the game is over
         self.token = 0              # the search that counts
         self.thinking = False
+
+    def handlers(self) -> dict[str, Callable[[dict], None]]:
+        """The game's messages by type."""
+        raise NotImplementedError
+
+    def handle(self, message: dict) -> None:
+        handlers = self.handlers()
+        handler = handlers.get(message.get("type"))
+        if handler is None:
+            raise MessageError(f"unknown message type {message.get('type')!r}; known: {', '.join(handlers)}")
+        handler(message)
+
+    def check_playing(self) -> None:
+        """MessageError unless a game is in progress."""
+        if self.settings is None:
+            raise MessageError('no game: start one with {"type": "new", ...}')
+        if self.outcome is not None:
+            raise MessageError(f"the game is over ({self.outcome[0]}, {self.outcome[1]}); start a new one")
+
+    def plies_to_take_back(self) -> int:
+        """How many turns to take back to be before the person's last one (White starts and the
+        sides alternate); MessageError when the person has made none."""
+        played = len(self.session.board.move_stack)
+        own = [ply for ply in range(played) if (ply % 2 == 0) == self.settings.human_white]
+        if not own:
+            raise MessageError("you have made no move to take back")
+        return played - own[-1]
 
     def think(self, limits: Limits) -> None:
         self.token += 1
