@@ -99,3 +99,47 @@ def test_a_review_marks_the_blunder(site):
     assert driver.find_elements(By.CSS_SELECTOR, '#graph circle[data-verdict="blunder"]')
     progress = driver.find_element(By.ID, "progress")
     assert progress.get_attribute("value") == progress.get_attribute("max") == "9"
+
+
+def test_a_mill_game_by_clicking(site):
+    """Nine men's morris against Pyrope at 0.1 s a turn: the person clicks points the page offers
+    (its targets) until each turn goes, to the end; the turns the page lists replay in the Mill
+    referee written from the rules, which gives the page's result."""
+    import dataclasses
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from mill_reference import Referee, parse_turn
+    from pyrope.mill.rules import VARIANTS
+
+    address, driver = site
+    driver.get(address + "mill")
+    Select(driver.find_element(By.ID, "movetime")).select_by_visible_text("0.1 s")
+    driver.find_element(By.ID, "new").click()
+    status = driver.find_element(By.ID, "status")
+    rng = random.Random(65)
+    pass_button = driver.find_element(By.ID, "pass")
+
+    def offered():
+        return driver.find_elements(By.CSS_SELECTOR, "#mill-board circle.offered")
+
+    for _ in range(10 * MAX_MOVES):
+        # The person's turn shows as points offered (or Pass); a turn sent shows none until the answer.
+        wait(driver, lambda: status.get_attribute("data-result") or status.text == "Your turn." and
+             (offered() or pass_button.is_displayed()), "the person's turn")
+        if status.get_attribute("data-result"):
+            break
+        targets = offered()
+        if targets:
+            rng.choice(targets).click()
+        else:
+            pass_button.click()
+    result = status.get_attribute("data-result")
+    assert result, "no result"
+    referee = Referee(dataclasses.asdict(VARIANTS["nine"]))
+    for item in driver.find_elements(By.CSS_SELECTOR, "#moves li"):
+        turn = item.text.split()[-1]
+        assert parse_turn(turn) in referee.turns(), turn
+        referee.play(parse_turn(turn))
+    assert referee.outcome()[0] == result

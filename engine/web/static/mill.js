@@ -69,8 +69,8 @@ function draw() {
     const stone = state.stones[point];
     const classes = ["point", stone || "empty"];
     if (clicked.includes(point)) classes.push("selected");
-    if (next.has(point) && state.legal.length) classes.push("target");
-    const circle = svg("circle", {cx, cy, r: stone ? 0.36 : 0.14, class: classes.join(" "), "data-point": point});
+    if (next.has(point) && state.legal.length) classes.push("offered");
+    const circle = svg("circle", {cx, cy, r: stone ? 0.36 : 0.18, class: classes.join(" "), "data-point": point});
     circle.addEventListener("click", () => state.legal.length && choose(point));
     board.appendChild(circle);
   }
