@@ -1,6 +1,6 @@
 """Screenshots of `pyrope serve`'s pages for docs/web.md, taken in headless Chromium (Selenium): the
-front page, a game against Pyrope with its thinking shown (docs/images/web-chess.png) and the review
-of Morphy's Opera Game (docs/images/web-analysis.png). The server runs in this process, as in
+front page, a game against Pyrope with its thinking shown (docs/images/web-chess.png), the review
+of Morphy's Opera Game (docs/images/web-analysis.png) and a game of Mill (docs/images/web-mill.png). The server runs in this process, as in
 tests/web; the PNGs are cut to 256 colours (Pillow, matplotlib's companion), to stay small.
 
     python3 bench/web_screenshots.py [--out docs/images]
@@ -83,6 +83,22 @@ def analysis_screenshot(driver, address: str, path: Path) -> None:
     save(driver, path)
 
 
+def mill_screenshot(driver, address: str, path: Path) -> None:
+    """Nine men's morris after five clicks of the person's (each the first point the page
+    offers), Pyrope's thinking beside it."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(address + "mill")
+    driver.find_element(By.ID, "new").click()
+    status = driver.find_element(By.ID, "status")
+    for _ in range(5):
+        wait(driver, lambda: status.text == "Your turn." and driver.find_elements(By.CSS_SELECTOR, "circle.offered"),
+             "the person's turn")
+        driver.find_elements(By.CSS_SELECTOR, "circle.offered")[0].click()
+    wait(driver, lambda: status.text == "Your turn." and driver.find_element(By.ID, "pv").text, "Pyrope's thinking")
+    save(driver, path)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images", help="folder of the PNGs (default: docs/images)")
@@ -94,7 +110,7 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     with served() as address, chromium(1200, 760) as driver:
         for name, take in (("web-front", lambda d, a, p: (d.get(a), save(d, p))), ("web-chess", chess_screenshot),
-                           ("web-analysis", analysis_screenshot)):
+                           ("web-analysis", analysis_screenshot), ("web-mill", mill_screenshot)):
             path = args.out / f"{name}.png"
             take(driver, address, path)
             print(f"{path}: {path.stat().st_size / 1024:.0f} KB")
