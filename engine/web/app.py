@@ -1,6 +1,6 @@
 """The web application: the pages and their static files, and one WebSocket per game (chess_game,
-mill_game) or review (analysis). Starlette (a small ASGI toolkit with WebSockets and no other
-dependencies worth naming) routes; uvicorn (command.py) serves.
+mill_game, kriegspiel_game) or review (analysis). Starlette (a small ASGI toolkit with WebSockets
+and no other dependencies worth naming) routes; uvicorn (command.py) serves.
 
 A socket's messages are JSON objects. Each is handed to its handler on the event loop; what the
 handler sends is queued and written by a task of the socket's own, so the search and review
@@ -28,10 +28,12 @@ from ..play.session import Session
 from .analysis import AnalysisJob
 from .chess_game import ChessGame
 from .engine_game import MessageError, Send
+from .kriegspiel_game import KriegspielGame
 from .mill_game import MillGame
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/": "index.html", "/chess": "chess.html", "/analysis": "analysis.html", "/mill": "mill.html"}
+PAGES = {"/": "index.html", "/chess": "chess.html", "/analysis": "analysis.html", "/mill": "mill.html",
+         "/kriegspiel": "kriegspiel.html"}
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,10 @@ async def new_chess_game(send: Send, loop: asyncio.AbstractEventLoop) -> ChessGa
 
 async def new_mill_game(send: Send, loop: asyncio.AbstractEventLoop) -> MillGame:
     return MillGame(await asyncio.to_thread(MillSession), send, loop)
+
+
+async def new_kriegspiel_game(send: Send, loop: asyncio.AbstractEventLoop) -> KriegspielGame:
+    return KriegspielGame(send, loop)
 
 
 async def new_analysis(send: Send, loop: asyncio.AbstractEventLoop) -> AnalysisJob:
@@ -107,5 +113,6 @@ def make_app() -> Starlette:
     routes += [Mount("/static", StaticFiles(directory=STATIC), name="static"),
                WebSocketRoute("/ws/chess", socket_endpoint(new_chess_game)),
                WebSocketRoute("/ws/analysis", socket_endpoint(new_analysis)),
-               WebSocketRoute("/ws/mill", socket_endpoint(new_mill_game))]
+               WebSocketRoute("/ws/mill", socket_endpoint(new_mill_game)),
+               WebSocketRoute("/ws/kriegspiel", socket_endpoint(new_kriegspiel_game))]
     return Starlette(routes=routes)

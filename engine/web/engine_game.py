@@ -1,6 +1,7 @@
-"""What every game against Pyrope behind a WebSocket does, whatever the game (chess_game, mill_game):
-the session's search started on its own thread, its reports brought back onto the event loop,
-and searches that no longer count ignored.
+"""What every game behind a WebSocket does, whatever the game: its messages dispatched and refused
+once it is over (PageGame); against a session's search (EngineGame: chess_game, mill_game), the
+search started on its own thread, its reports brought back onto the event loop, and searches that
+no longer count ignored.
 
 The search thread reaches the loop through call_soon_threadsafe, each report tagged with the
 search's token; taking back, a new game or a closed socket bumps the token, so a report of a
@@ -28,18 +29,16 @@ def whole(message: dict, name: str, lowest: int, highest: int) -> int:
     return value
 
 
-class EngineGame:
-    """A game's socket side: a subclass names its messages' handlers (`handlers`) and says what
-    the engine's reports mean (`thinking_shown`, `engine_moved`). Every method runs on the event loop."""
+class PageGame:
+    """A game's socket side, any game: a subclass names its messages' handlers (`handlers`).
+    Every method runs on the event loop."""
 
-    def __init__(self, session: GameSession, send: Send, loop: asyncio.AbstractEventLoop) -> None:
-        self.session = session
+    def __init__(self, send: Send, loop: asyncio.AbstractEventLoop) -> None:
         self.send = send
         self.loop = loop
         self.settings: Any = None       # the game the page asked for; None until its first "new"
         self.outcome: tuple[str, str] | None = None     # (result, reason) once the game is over
-        self.token = 0              # the search that counts
-        self.thinking = False
+        self.thinking = False           # the opponent is thinking
 
     def handlers(self) -> dict[str, Callable[[dict], None]]:
         """The game's messages by type."""
@@ -58,6 +57,16 @@ class EngineGame:
             raise MessageError('no game: start one with {"type": "new", ...}')
         if self.outcome is not None:
             raise MessageError(f"the game is over ({self.outcome[0]}, {self.outcome[1]}); start a new one")
+
+
+class EngineGame(PageGame):
+    """A game against a session's search: a subclass also says what the engine's reports mean
+    (`thinking_shown`, `engine_moved`)."""
+
+    def __init__(self, session: GameSession, send: Send, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(send, loop)
+        self.session = session
+        self.token = 0              # the search that counts
 
     def plies_to_take_back(self) -> int:
         """How many turns to take back to be before the person's last one (White starts and the

@@ -59,7 +59,7 @@ def new_game(socket, **settings) -> dict:
 
 def test_the_pages_and_everything_they_load_are_served_from_the_package(client):
     """No CDN, no network: every script, style sheet and link a page names is the server's own."""
-    for page in ("/", "/chess", "/analysis", "/mill"):
+    for page in ("/", "/chess", "/analysis", "/mill", "/kriegspiel"):
         response = client.get(page)
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
         for address in re.findall(r'(?:src|href)="([^"#]+)', response.text):
