@@ -143,3 +143,33 @@ def test_a_mill_game_by_clicking(site):
         assert parse_turn(turn) in referee.turns(), turn
         referee.play(parse_turn(turn))
     assert referee.outcome()[0] == result
+
+
+def test_a_kriegspiel_game_shows_only_your_men_until_the_end(site):
+    """A try made by clicking is played and announced; the board shows White's men only until
+    the resignation, then the full board and the referee's PGN."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    address, driver = site
+    driver.get(address + "kriegspiel")
+    Select(driver.find_element(By.ID, "opponent")).select_by_value("random")
+    driver.find_element(By.ID, "new").click()
+    status = driver.find_element(By.ID, "status")
+
+    def placement() -> str:
+        return driver.find_element(By.CSS_SELECTOR, "svg.board").get_attribute("data-fen").split()[0]
+
+    wait(driver, lambda: status.text == "Your try.", "the person's turn")
+    driver.find_element(By.CSS_SELECTOR, 'rect[data-square="e2"]').click()
+    driver.find_element(By.CSS_SELECTOR, 'rect[data-square="e4"]').click()
+    wait(driver, lambda: status.text == "Your try." and placement() != "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR", "e2e4 played")
+    log = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert log[-2:] == ["Referee: Black's move", "Referee: White's move"], log
+    assert placement() == "8/8/8/8/4P3/8/PPPP1PPP/RNBQKBNR"        # no black man shown
+    driver.find_element(By.ID, "resign").click()
+    wait(driver, lambda: status.get_attribute("data-result") == "0-1", "the resignation")
+    full = chess.Board(placement() + " w - - 0 1")
+    assert len(full.pieces(chess.PAWN, chess.BLACK)) == 8 and full.piece_at(chess.E4) == chess.Piece.from_symbol("P")
+    game = chess.pgn.read_game(io.StringIO(driver.find_element(By.ID, "pgn").get_attribute("textContent")))
+    assert [move.uci() for move in game.mainline_moves()][0] == "e2e4" and game.headers["Result"] == "0-1"
