@@ -1,6 +1,7 @@
 """Screenshots of `pyrope serve`'s pages for docs/web.md, taken in headless Chromium (Selenium): the
 front page, a game against Pyrope with its thinking shown (docs/images/web-chess.png), the review
-of Morphy's Opera Game (docs/images/web-analysis.png) and a game of Mill (docs/images/web-mill.png). The server runs in this process, as in
+of Morphy's Opera Game (docs/images/web-analysis.png), a game of Mill (docs/images/web-mill.png) and
+one of Kriegspiel (docs/images/web-kriegspiel.png). The server runs in this process, as in
 tests/web; the PNGs are cut to 256 colours (Pillow, matplotlib's companion), to stay small.
 
     python3 bench/web_screenshots.py [--out docs/images]
@@ -99,6 +100,28 @@ def mill_screenshot(driver, address: str, path: Path) -> None:
     save(driver, path)
 
 
+def kriegspiel_screenshot(driver, address: str, path: Path) -> None:
+    """Kriegspiel against the random player after four of the person's tries, as the referee
+    answered them."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(address + "kriegspiel")
+    Select(driver.find_element(By.ID, "opponent")).select_by_value("random")
+    driver.find_element(By.ID, "new").click()
+    status = driver.find_element(By.ID, "status")
+    def said() -> int:
+        return len(driver.find_elements(By.CSS_SELECTOR, "#log li"))
+
+    for move in ("e2e4", "d2d4", "g1f3", "f1d3"):
+        wait(driver, lambda: status.text == "Your try.", "the person's turn")
+        before = said()
+        driver.find_element(By.CSS_SELECTOR, f'rect[data-square="{move[:2]}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'rect[data-square="{move[2:]}"]').click()
+        wait(driver, lambda: said() > before and status.text == "Your try.", f"the referee's answer to {move}")
+    save(driver, path)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images", help="folder of the PNGs (default: docs/images)")
@@ -110,7 +133,8 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     with served() as address, chromium(1200, 760) as driver:
         for name, take in (("web-front", lambda d, a, p: (d.get(a), save(d, p))), ("web-chess", chess_screenshot),
-                           ("web-analysis", analysis_screenshot), ("web-mill", mill_screenshot)):
+                           ("web-analysis", analysis_screenshot), ("web-mill", mill_screenshot),
+                           ("web-kriegspiel", kriegspiel_screenshot)):
             path = args.out / f"{name}.png"
             take(driver, address, path)
             print(f"{path}: {path.stat().st_size / 1024:.0f} KB")

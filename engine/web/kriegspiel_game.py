@@ -49,7 +49,7 @@ class KriegspielGame(PageGame):
     def __init__(self, send: Send, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(send, loop)
         self.game: KriegspielTerminal | None = None
-        self.log: list[str] = []            # the referee's words as the person hears them
+        self.log: list[str] = []            # the person's tries and the referee's words as they hear them
         self.opponent_move: asyncio.Future | None = None
 
     def handlers(self) -> dict:
@@ -75,6 +75,7 @@ class KriegspielGame(PageGame):
             parse_try(text if isinstance(text, str) else "")
         except KriegspielError as error:
             raise MessageError(str(error)) from None
+        self.log.append(f"You: {text}")
         self.game.try_move(text)
         self.next_turn()
 

@@ -165,7 +165,7 @@ def test_a_kriegspiel_game_shows_only_your_men_until_the_end(site):
     driver.find_element(By.CSS_SELECTOR, 'rect[data-square="e4"]').click()
     wait(driver, lambda: status.text == "Your try." and placement() != "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR", "e2e4 played")
     log = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#log li")]
-    assert log[-2:] == ["Referee: Black's move", "Referee: White's move"], log
+    assert log[-3:] == ["You: e2e4", "Referee: Black's move", "Referee: White's move"], log
     assert placement() == "8/8/8/8/4P3/8/PPPP1PPP/RNBQKBNR"        # no black man shown
     driver.find_element(By.ID, "resign").click()
     wait(driver, lambda: status.get_attribute("data-result") == "0-1", "the resignation")

@@ -41,21 +41,17 @@ def test_a_whole_game_against_the_random_player(client, colour):
     human = chess.WHITE if colour == "white" else chess.BLACK
     with client.websocket_connect("/ws/kriegspiel") as socket:
         socket.send_json({"type": "new", "color": colour, "opponent": "random"})
-        state, refused, moves_seen = next_state(socket), set(), 0
+        state, refused = next_state(socket), set()      # refused: the tries refused this turn
         for _ in range(MAX_TRIES):
             if state["result"] is not None:
                 break
             own = chess.Board(state["fen"])
             assert not own.occupied_co[not human], "an enemy man on the person's board"
-            if len(state["log"]) != moves_seen:         # a new turn: nothing refused yet
-                refused, moves_seen = set(), len(state["log"])
             options = [move for move in state["tries"] if move not in refused]
             text = rng.choice(options) if options else "px"
             socket.send_json({"type": "try", "text": text})
             state = next_state(socket)
-            if state["log"][-1] == "Referee: Illegal move":
-                refused.add(text)
-                moves_seen = len(state["log"])
+            refused = refused | {text} if state["log"][-1] == "Referee: Illegal move" else set()
         else:
             socket.send_json({"type": "resign"})
             state = next_state(socket)
