@@ -48,7 +48,7 @@ SUBCOMMANDS = {
     "bench": (".play.bench", "search fixed positions; print the node count (the search's signature) and speed"),
     "match": (".match", "play engines against each other (UCI or xboard) and report Elo"),
     "analyse": (".analysis.command", "review a PGN game: each move's cost, mistakes and blunders marked, annotated PGN, graph"),
-    "serve": (".web.command", "the web pages: play chess against Pyrope, review a game (the web extra)"),
+    "serve": (".web.command", "web pages: play chess, Mill and Kriegspiel against Pyrope, review a game (web extra)"),
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
     "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, endgame databases, matches"),

@@ -14,8 +14,9 @@ DEFAULT_PORT = 8065
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Serve Pyrope's web pages: play chess against Pyrope (clock, strength levels, Chess960, its "
-        "thinking shown live, PGN download) and review a game (evaluation graph, mistakes and the better "
-        "moves, annotated PGN). Only this machine can connect unless --host says otherwise.")
+        "thinking shown live, PGN download), review a game (evaluation graph, mistakes and the better "
+        "moves, annotated PGN), play Mill or Kriegspiel against it. Only this machine can connect unless "
+        "--host says otherwise. docs/web.md describes the pages.")
     parser.epilog = ("examples:\n"
                      "  pyrope serve --open\n"
                      "  pyrope serve --port 8080 --host 0.0.0.0     (reachable from the network)")

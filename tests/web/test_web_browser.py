@@ -1,7 +1,7 @@
 """The pages in a real browser (headless Chromium under Selenium): a whole game against Pyrope
 played by clicking (its first move dragged) to a result, the PGN the page shows read back by
-python-chess; and a review of a game whose 4.Qf3 misses Qxf7#, found marked a blunder on the page
-with the mate as the better move. Skipped when Chromium, its driver or Selenium is missing."""
+python-chess; a review of an uploaded game whose 4.Qf3 misses Qxf7#, found marked a blunder on the
+page with the mate as the better move; a Mill game to its end and Kriegspiel tries by clicking. Skipped when Chromium, its driver or Selenium is missing."""
 from __future__ import annotations
 
 import io
@@ -84,13 +84,18 @@ def test_a_whole_game_by_clicking(site):
         assert outcome is not None and outcome.result() == result, status.text
 
 
-def test_a_review_marks_the_blunder(site):
+def test_a_review_marks_the_blunder(site, tmp_path):
+    """The game uploaded as a file, reviewed at 0.3 s a position."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     address, driver = site
     driver.get(address + "analysis")
-    driver.find_element(By.ID, "pgn-input").send_keys(SCHOLAR_BLUNDER)
+    upload = tmp_path / "scholar.pgn"
+    upload.write_text(SCHOLAR_BLUNDER + "\n")
+    driver.find_element(By.ID, "pgn-file").send_keys(str(upload))
+    text = driver.find_element(By.ID, "pgn-input")
+    wait(driver, lambda: text.get_attribute("value").strip() == SCHOLAR_BLUNDER, "the file read into the page")
     Select(driver.find_element(By.ID, "movetime")).select_by_visible_text("0.3 s")
     driver.find_element(By.ID, "analyse").click()
     marked = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#marks li[data-verdict="blunder"][data-san="Qf3"]'),
