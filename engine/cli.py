@@ -48,6 +48,7 @@ SUBCOMMANDS = {
     "bench": (".play.bench", "search fixed positions; print the node count (the search's signature) and speed"),
     "match": (".match", "play engines against each other (UCI or xboard) and report Elo"),
     "analyse": (".analysis.command", "review a PGN game: each move's cost, mistakes and blunders marked, annotated PGN, graph"),
+    "serve": (".web.command", "web pages: play chess, Mill and Kriegspiel against Pyrope, review a game (web extra)"),
     "book": (".book.command", "opening books: build one from PGN, show a position's moves, merge two"),
     "tb": (".dtm.command", "Pyrope's endgame tables (distance to mate): generate, verify, info, probe"),
     "mill": (".mill.command", "Mill (nine and twelve men's morris): bench, endgame databases, matches"),
@@ -73,6 +74,7 @@ examples:
   pyrope match --engine cmd=pyrope --engine cmd=sunfish-uci --tc 10+0.1 --games 20
   pyrope book build games.pgn -o my.bin
   pyrope analyse game.pgn -o annotated.pgn --plot graph.png
+  pyrope serve --open          play and review games in the browser
   pyrope tb generate KRPvK KPvKP --out ~/pyrope-tables
 `pyrope COMMAND --help` describes each command. Exit codes, the same for every command: 0 done
 (in engine mode also after quit, the end of input, SIGINT or SIGTERM); 1 the work failed (a

@@ -102,6 +102,13 @@ def checked_game(game: chess.pgn.Game | None, where: str) -> chess.pgn.Game:
     return game
 
 
+def one_ply_back(score: Score) -> Score:
+    """The score of the position after a move, for the side that made it (UCI's mate counting)."""
+    if score.mate is None:
+        return Score(cp=-score.cp)
+    return Score(mate=-score.mate + 1 if score.mate <= 0 else -score.mate)
+
+
 def verdict(cost: float, before: Evaluation, after: Evaluation) -> str | None:
     for threshold, name in VERDICTS:
         if cost >= threshold:
@@ -140,6 +147,13 @@ class Reviewer:
         outcome = board.outcome()
         if outcome is not None:
             return Evaluation(Score(mate=0) if outcome.winner is not None else Score(cp=0), [])
+        forced = list(board.legal_moves)
+        if len(forced) == 1:
+            # A timed search stops at once on the only legal move, its score that of a shallow
+            # look; the position after it, searched in full, says what this one is worth.
+            after = self.evaluate(start, moves + forced)
+            return Evaluation(one_ply_back(after.score), [board.uci(forced[0], chess960=start.chess960)] + after.line,
+                              after.depth + 1)
         self.session.set_chess960(start.chess960)
         self.session.set_position(start.fen(), played)
         done, results = threading.Event(), []

@@ -24,6 +24,9 @@ FOOLS_MATE = '[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
 # Chess960: the king on f1 and the rook on g1 castle at once.
 CHESS960 = ('[Variant "Chess960"]\n[SetUp "1"]\n[FEN "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w GBgb - 0 1"]\n'
             '[Result "*"]\n\n1. O-O O-O 2. d4 d5 *\n')
+# Morphy's Opera Game from 16.Qb8+: Black's one move, 16...Nxb8, is met by 17.Rd8#.
+OPERA_FINISH = ('[SetUp "1"]\n[FEN "4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16"]\n[Result "1-0"]\n\n'
+                '16. Qb8+ Nxb8 17. Rd8# 1-0\n')
 NODES = 3000
 
 
@@ -49,6 +52,20 @@ def test_the_mate_that_ends_the_game_is_not_searched_and_not_marked():
     assert g4.san == "g4" and g4.verdict == "blunder"
     assert mate.san == "Qh4#" and mate.verdict is None and mate.after == Evaluation(Score(mate=0), [])
     assert result.white_expected()[-1] == 0.0
+
+
+def test_a_position_with_one_legal_move_is_worth_what_follows_it():
+    """A timed search stops at once on a forced move (16...Nxb8); the review looks past it, so the
+    position after 16.Qb8+ is lost for Black, as python-chess's 17.Rd8# shows (a search of 100 ms,
+    less Move Overhead, finds a mate in one even on a loaded machine)."""
+    game = chess.pgn.read_game(io.StringIO(OPERA_FINISH))
+    board = game.board()
+    board.push_san("Qb8+")
+    assert board.legal_moves.count() == 1
+    result = Reviewer(movetime_ms=100).review(game)
+    forced = result.moves[1]
+    assert forced.before.score.mate == -1 and forced.before.line[:2] == ["d7b8", "d1d8"]
+    assert result.white_expected()[1:] == [1.0, 1.0, 1.0]      # the first position's mate in 2 may need more time
 
 
 def test_a_chess960_game_is_reviewed_with_its_castling():

@@ -1,0 +1,75 @@
+"""The Mill page's socket through Starlette's TestClient: a whole game against the engine, every
+state's legal turns and the final result compared with the Mill referee written from the rules
+(pyrope.mill.reference, which shares nothing with the core); bad turns answered with an error."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+pytest.importorskip("starlette", reason="needs the web extra: pip install '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from mill_reference import Referee, parse_turn  # noqa: E402
+from pyrope.mill.rules import VARIANTS  # noqa: E402
+from pyrope.web.app import make_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(make_app()) as client:
+        yield client
+
+
+def next_state(socket, condition) -> dict:
+    while True:
+        message = socket.receive_json()
+        if message["type"] == "state" and condition(message):
+            return message
+
+
+def settled(state: dict) -> bool:
+    return bool(state["legal"]) or state["result"] is not None
+
+
+@pytest.mark.parametrize("variant", ["nine", "morabaraba"])
+def test_a_whole_game_against_the_engine_checked_by_the_referee(client, variant):
+    rng = random.Random(65)
+    with client.websocket_connect("/ws/mill") as socket:
+        socket.send_json({"type": "new", "color": "white", "variant": variant, "nodes": 300})
+        state = next_state(socket, settled)
+        for _ in range(400):
+            referee = Referee(dataclasses.asdict(VARIANTS[variant]))
+            for turn in state["turns"]:
+                assert parse_turn(turn) in referee.turns(), f"{turn} is illegal after {state['turns']}"
+                referee.play(parse_turn(turn))
+            assert referee.fen() == state["fen"]
+            if state["result"] is not None:
+                break
+            assert {parse_turn(turn) for turn in state["legal"]} == referee.turns()
+            socket.send_json({"type": "move", "turn": rng.choice(state["legal"])})
+            played = len(state["turns"]) + 1
+            state = next_state(socket, lambda s: len(s["turns"]) >= played and settled(s))
+        assert state["result"] is not None, "no result in 400 turns"
+        assert referee.outcome()[0] == state["result"]
+
+
+def test_bad_turns_are_errors_and_change_nothing(client):
+    with client.websocket_connect("/ws/mill") as socket:
+        socket.send_json({"type": "new", "variant": "chess", "nodes": 10})
+        assert socket.receive_json()["type"] == "error"
+        socket.send_json({"type": "new", "color": "white", "nodes": 100})
+        state = next_state(socket, settled)
+        for message in ({"type": "move", "turn": "z9"}, {"type": "move", "turn": "d6-d5"}, {"type": "takeback"},
+                        {"type": "move"}):
+            socket.send_json(message)
+            assert socket.receive_json()["type"] == "error"
+        socket.send_json({"type": "move", "turn": "d6"})
+        after = next_state(socket, lambda s: len(s["turns"]) == 2)
+        assert after["turns"][0] == "d6" and state["turns"] == [] and after["stones"]["d6"] == "white"
+        socket.send_json({"type": "takeback"})
+        back = next_state(socket, lambda s: s["turns"] == [])
+        assert back["fen"] == state["fen"] and back["legal"] == state["legal"]
