@@ -8,6 +8,9 @@ import chess.pgn
 
 from .console import InputError
 
+# The Variant tags (lower-cased) of games of chess or Chess960, which Pyrope can read.
+CHESS_VARIANTS = ("standard", "chess", "chess960", "fischerandom", "chess 960", "from position")
+
 
 class GameBuilder(chess.pgn.GameBuilder):
     """python-chess's builder, its errors kept in game.errors (the caller says them) and not also

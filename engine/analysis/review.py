@@ -28,6 +28,7 @@ import chess
 import chess.pgn
 
 from ..console import InputError
+from ..pgnfile import CHESS_VARIANTS
 from ..play.options import ANALYSE_MODE, HASH, THREADS
 from ..play.result import Score
 from ..play.session import Session
@@ -35,7 +36,6 @@ from ..play.timeman import Limits
 
 VERDICTS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 SCALE_CP = 250
-VARIANTS = ("standard", "chess", "chess960", "fischerandom", "chess 960", "from position")
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def checked_game(game: chess.pgn.Game | None, where: str) -> chess.pgn.Game:
     if game.errors:
         raise InputError(f"{where}: {game.errors[0]}")
     variant = game.headers.get("Variant", "Standard").lower()
-    if variant not in VARIANTS:
+    if variant not in CHESS_VARIANTS:
         raise InputError(f"{where}: the variant {game.headers['Variant']!r} cannot be analysed; only chess and Chess960")
     if game.next() is None:
         raise InputError(f"{where}: the game has no moves to analyse")

@@ -22,7 +22,7 @@ import chess
 import chess.pgn
 
 from .._core import Board, Book, FenError, IllegalMoveError, polyglot_move_code
-from ..pgnfile import read_games
+from ..pgnfile import CHESS_VARIANTS, read_games
 
 ENTRY = struct.Struct(">QHHI")
 MAX_WEIGHT = 0xFFFF
@@ -72,7 +72,7 @@ def game_problem(game: chess.pgn.Game, options: BuildOptions) -> str | None:
     if game.errors:
         return f"unreadable: {game.errors[0]}"
     variant = game.headers.get("Variant", "Standard").lower()
-    if variant not in ("standard", "chess", "chess960", "fischerandom", "chess 960", "from position"):
+    if variant not in CHESS_VARIANTS:
         return f"variant {variant!r}: only chess and Chess960"
     if not options.uniform and game.headers.get("Result") not in RESULT_POINTS:
         return f"no result: {game.headers.get('Result', 'none')!r}"
