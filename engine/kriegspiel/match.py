@@ -74,16 +74,14 @@ class PlayerSpec:
     directory: Optional[str] = None                         # cmd: its working directory
     options: Dict[str, str] = field(default_factory=dict)   # cmd: its protocol options
     # Its own clock or fixed time (tc=, movetime=: time odds), in place of the match's; None: the match's.
-    time: Optional[str] = None
+    time: Optional[TimeControl] = None
 
     def time_control(self, match: TimeControl) -> TimeControl:
         """The limits this player moves under in a match under `match`'s: its own clock or fixed
         time if it has one (the match's depth and nodes stay)."""
         if self.time is None:
             return match
-        key, _, value = self.time.partition("=")
-        own = parse_tc(value) if key == "tc" else TimeControl(movetime=float(value))
-        return dataclasses.replace(own, depth=match.depth, nodes=match.nodes)
+        return dataclasses.replace(self.time, depth=match.depth, nodes=match.nodes)
 
 
 def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
@@ -116,23 +114,22 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
     return PlayerSpec(kind, name, params, time=own_time)
 
 
-def parse_time(key: str, value: str, option: str, given: Optional[str]) -> str:
-    """A player's own tc=BASE+INC or movetime=S, checked; ValueError if it is bad or a second one."""
+def parse_time(key: str, value: str, option: str, given: Optional[TimeControl]) -> TimeControl:
+    """A player's own tc=BASE+INC or movetime=S; ValueError if it is bad or a second one."""
     if given is not None:
-        raise ValueError(f"{option}: give a player one tc= or movetime=, not {given} and {key}={value}")
+        raise ValueError(f"{option}: give a player one tc= or movetime=, not {given.pgn()} and {key}={value}")
     if key == "tc":
         try:
-            parse_tc(value)
+            return parse_tc(value)
         except ValueError as error:
             raise ValueError(f"{option}: {error}") from None
-    else:
-        try:
-            seconds = float(value)
-        except ValueError:
-            seconds = 0.0
-        if not seconds > 0:
-            raise ValueError(f"{option}: movetime must be more than 0 seconds, not {value!r}")
-    return f"{key}={value}"
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise ValueError(f"{option}: movetime must be more than 0 seconds, not {value!r}")
+    return TimeControl(movetime=seconds)
 
 
 def parse_program_spec(tokens: Sequence[str], option: str) -> PlayerSpec:

@@ -264,7 +264,7 @@ def test_a_player_with_its_own_time_moves_under_it(odds):
     # Both take 30 ms a try; the match gives 10 ms a move, the side with odds its own second: the
     # other side loses on time at its first move, and the record tells each side's control.
     specs = {side: Spec(Slow(1, 0.03)) for side in (chess.WHITE, chess.BLACK)}
-    specs[odds].spec = PlayerSpec("slow", "slow", time="movetime=1")
+    specs[odds].spec = PlayerSpec("slow", "slow", time=TimeControl(movetime=1))
     game = KriegspielMatchGame(tc=TimeControl(movetime=0.01), margin=0.01)
     ending, record = asyncio.run(game.play(GameTask(1, 0, 0, 1, chess.STARTING_FEN), specs[chess.WHITE], specs[chess.BLACK]))
     assert (ending.kind, ending.result) == ("time forfeit", "1-0" if odds == chess.WHITE else "0-1")
