@@ -1,14 +1,16 @@
 """Screenshots of `pyrope serve`'s pages for docs/web.md, taken in headless Chromium (Selenium): the
 front page, a game against Pyrope with its thinking shown (docs/images/web-chess.png), the review
 of Morphy's Opera Game (docs/images/web-analysis.png), a game of Mill (docs/images/web-mill.png) and
-one of Kriegspiel (docs/images/web-kriegspiel.png). The server runs in this process, as in
-tests/web; the PNGs are cut to 256 colours (Pillow, matplotlib's companion), to stay small.
+one of Kriegspiel (docs/images/web-kriegspiel.png), and the four game pages at half size in one
+picture for README (docs/images/web-pages.png). The server runs in this process, as in tests/web;
+the PNGs are cut to 256 colours (Pillow, matplotlib's companion), to stay small.
 
     python3 bench/web_screenshots.py [--out docs/images]
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -35,13 +37,23 @@ def wait(driver, condition, what: str):
 
 
 def save(driver, path: Path) -> None:
+    from PIL import Image
+
     driver.save_screenshot(str(path))
-    try:
-        from PIL import Image
-    except ImportError:
-        return      # kept at full colour
     with Image.open(path) as image:
         image.convert("RGB").quantize(256).save(path, optimize=True)
+
+
+def montage(paths: list[Path], out: Path) -> None:
+    """`paths` at half size, two to a row, in one picture."""
+    from PIL import Image
+
+    images = [Image.open(path).convert("RGB") for path in paths]
+    width, height = images[0].width // 2, images[0].height // 2
+    sheet = Image.new("RGB", (2 * width, (len(images) + 1) // 2 * height), "white")
+    for number, image in enumerate(images):
+        sheet.paste(image.resize((width, height), Image.LANCZOS), (number % 2 * width, number // 2 * height))
+    sheet.quantize(256).save(out, optimize=True)
 
 
 def chess_screenshot(driver, address: str, path: Path) -> None:
@@ -126,8 +138,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images", help="folder of the PNGs (default: docs/images)")
     args = parser.parse_args()
-    if missing():
-        print(f"needs {', '.join(missing())}: apt-get install chromium chromium-driver; pip install '.[web]' selenium",
+    lacking = missing() + ([] if importlib.util.find_spec("PIL") else ["Pillow"])
+    if lacking:
+        print(f"needs {', '.join(lacking)}: apt-get install chromium chromium-driver; pip install '.[web]' selenium pillow",
               file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
@@ -138,6 +151,9 @@ def main() -> int:
             path = args.out / f"{name}.png"
             take(driver, address, path)
             print(f"{path}: {path.stat().st_size / 1024:.0f} KB")
+    pages = args.out / "web-pages.png"
+    montage([args.out / f"web-{name}.png" for name in ("chess", "analysis", "mill", "kriegspiel")], pages)
+    print(f"{pages}: {pages.stat().st_size / 1024:.0f} KB")
     return 0
 
 

@@ -78,6 +78,21 @@ class Referee:
         self.turn = 1
         self.seen = [self.snapshot()]
 
+    @classmethod
+    def from_fen(cls, rules: dict, fen: str) -> "Referee":
+        """A game from a position in Pyrope's Mill FEN, read from its documentation (docs/mill.md)."""
+        board, side, white_hand, black_hand, pending, quiet, turn = fen.split()
+        referee = cls(rules)
+        for row, rank in zip(FEN_RANKS, board.split("/"), strict=True):
+            for point, stone in zip(row, rank, strict=True):
+                if stone != ".":
+                    referee.stones[point] = "O@".index(stone)
+        referee.hand = [int(white_hand), int(black_hand)]
+        referee.side, referee.pending = "wb".index(side), int(pending)
+        referee.quiet, referee.turn = int(quiet), int(turn)
+        referee.seen = [referee.snapshot()]
+        return referee
+
     def snapshot(self):
         return (frozenset(self.stones.items()), tuple(self.hand), self.side, self.pending)
 

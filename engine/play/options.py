@@ -1,5 +1,5 @@
 """Every engine option, said once: its UCI name, its CECP name, its type, default and range, what
-setting it does to the session, and the words of README's options table (`markdown_table`).
+setting it does to the session, and the words of docs/usage.md's options table (`markdown_table`).
 
 Front-ends announce the options of a Registry and turn the text of `setoption` or `option` into a
 value of the option's type, each protocol with its own words for a bad value; `Option.apply` then
@@ -49,7 +49,7 @@ class Option:
     found_at_start: bool = False
     cecp: str | None = None         # CECP's name (`option NAME=VALUE`, `feature option`); None: none
     cecp_kind: str = ""             # CECP's type where it differs from `kind`: file or path
-    # README's table: the CECP command that sets it, the range's unit, what a string takes, the
+    # docs/usage.md's table: the CECP command that sets it, the range's unit, what a string takes, the
     # default in words where its value alone does not say it, and what the option does.
     cecp_command: str = ""
     unit: str = ""
@@ -137,7 +137,7 @@ SYZYGY_PROBE_LIMIT = Option(name="SyzygyProbeLimit", kind=SPIN, default=MAX_PIEC
                             doc="the most pieces probed, in both kinds of tables")
 OWN_BOOK = Option(name="OwnBook", kind=CHECK, found_at_start=True, setting="manager.book.enabled", cecp="OwnBook",
                   default_text="true when the shipped book is found",
-                  doc="play openings from the book (see [docs/engine.md](docs/engine.md#opening-book))")
+                  doc="play openings from the book (see [docs/engine.md](engine.md#opening-book))")
 BOOK_VARIETY = Option(name="BookVariety", kind=CHECK, default=DEFAULT_VARIETY, setting="manager.book.variety",
                       cecp="BookVariety", doc="on: a move drawn by weight; off: the heaviest")
 SYZYGY_50_MOVE_RULE = Option(name="Syzygy50MoveRule", kind=CHECK, default=DEFAULT_RULE50,
@@ -154,7 +154,7 @@ ANALYSE_MODE = Option(name="UCI_AnalyseMode", kind=CHECK, default=False, setting
                       cecp_command="`analyze` mode", doc="analysis: full strength, no book moves")
 LIMIT_STRENGTH = Option(name="UCI_LimitStrength", kind=CHECK, default=False, setting="manager.limit_strength",
                         cecp="LimitStrength",
-                        doc="play at `UCI_Elo` (see [docs/strength.md](docs/strength.md#strength-limit))")
+                        doc="play at `UCI_Elo` (see [docs/strength.md](strength.md#strength-limit))")
 SHOW_WDL = Option(name="UCI_ShowWDL", kind=CHECK, default=False, setting="show_wdl",
                   doc="`wdl W D L` (per mille) after every score")
 USE_NNUE = Option(name="Use NNUE", kind=CHECK, default=True, setting="manager.net_enabled",
@@ -164,11 +164,11 @@ EVAL_FILE = Option(name="EvalFile", kind=STRING, default="", ends_search=True, c
                    action=lambda session, path: session.manager.load_eval_file(path or None),
                    values="a file of `name = value` lines",
                    default_text="`<empty>`: the shipped weights (engine/weights/default.params)",
-                   doc="evaluation weights (see [docs/engine.md](docs/engine.md#evaluation))")
+                   doc="evaluation weights (see [docs/engine.md](engine.md#evaluation))")
 NNUE_FILE = Option(name="NNUEFile", kind=STRING, found_at_start=True, setting="manager.net_path", ends_search=True,
                    action=lambda session, path: session.manager.load_net(path or None),
                    cecp="NNUEFile", cecp_kind="file",
-                   values="a net file of `pyrope train` ([docs/nnue.md](docs/nnue.md)), `<empty>`: none",
+                   values="a net file of `pyrope train` ([docs/nnue.md](nnue.md)), `<empty>`: none",
                    default_text="the shipped net (`.../pyrope/nets/pyrope.nnue`)",
                    doc="the learned evaluation's net; a missing, truncated, damaged or other-architecture file is "
                        "named with its fault and the net in use stays (a broken shipped net is named after "
@@ -182,7 +182,7 @@ SYZYGY_PATH = Option(name="SyzygyPath", kind=STRING, default="", ends_search=Tru
                      action=lambda session, path: tables_report(session.manager.load_tablebases(path)),
                      cecp_command="`egtpath syzygy PATH`", values="directories separated by `:` (`;` on Windows)",
                      default_text="`<empty>`: none",
-                     doc="Syzygy tables (see [docs/engine.md](docs/engine.md#tablebases-syzygy))")
+                     doc="Syzygy tables (see [docs/engine.md](engine.md#tablebases-syzygy))")
 PYROPE_TB_PATH = Option(name="PyropeTBPath", kind=STRING, default=TB_DEFAULT, setting="manager.tablebases.own_path",
                         ends_search=True,
                         action=lambda session, path: tables_report(session.manager.load_own_tablebases(path)),
@@ -190,7 +190,7 @@ PYROPE_TB_PATH = Option(name="PyropeTBPath", kind=STRING, default=TB_DEFAULT, se
                         values="directories as above; `<empty>`: none",
                         default_text="`<default>`: the shipped tables",
                         doc="Pyrope's own distance-to-mate tables "
-                            "(see [docs/engine.md](docs/engine.md#pyropes-own-tables-distance-to-mate))")
+                            "(see [docs/engine.md](engine.md#pyropes-own-tables-distance-to-mate))")
 
 CHESS = Registry(
     HASH, THREADS, MULTIPV, MOVE_OVERHEAD, ELO, BOOK_DEPTH, SYZYGY_PROBE_DEPTH, SYZYGY_PROBE_LIMIT,
@@ -202,7 +202,7 @@ CHESS = Registry(
 
 
 def markdown_table(registry: Registry) -> str:
-    """README's options table: one row an option, in the order UCI announces them."""
+    """The options table of docs/usage.md (links relative to docs/): one row an option, in the order UCI announces them."""
     rows = ["| UCI name | CECP | type | default | range / values | what it does |", "|---|---|---|---|---|---|"]
     for option in registry:
         cecp = [f"`{option.cecp}`" + (f" ({option.cecp_kind})" if option.cecp_kind else "")] if option.cecp else []

@@ -17,13 +17,14 @@ import chess
 import chess.pgn
 
 from .. import __version__
+from .._core import Board
 from ..analysis.review import Evaluation
 from ..play.options import ELO, LIMIT_STRENGTH
 from ..play.result import CurrentMove, Info, Score, SearchResult
 from ..play.session import Session
 from ..play.timeman import Limits
 from .clocks import Clocks
-from .engine_game import EngineGame, MessageError, Send, whole
+from .engine_game import EngineGame, MessageError, Send, set_up, whole
 
 STANDARD_POSITION = 518         # Chess960's number of the standard start position
 MAX_BASE_S = 3 * 3600
@@ -61,16 +62,19 @@ def settings_from(message: dict) -> Settings:
     chess960 = message.get("chess960", False)
     if not isinstance(chess960, bool):
         raise MessageError(f"chess960 must be true or false, not {chess960!r}")
-    if chess960 and message.get("position") is not None:
-        number = whole(message, "position", 0, 959)
+    fen = message.get("fen")
+    if fen is not None:
+        start_fen = set_up(fen, lambda text: Board(text, chess960=chess960), "FEN")
+    elif chess960 and message.get("position") is not None:
+        start_fen = chess.Board.from_chess960_pos(whole(message, "position", 0, 959)).fen()
     else:
-        number = random.randrange(960) if chess960 else STANDARD_POSITION
+        start_fen = chess.Board.from_chess960_pos(random.randrange(960) if chess960 else STANDARD_POSITION).fen()
     elo = None if message.get("elo") is None else whole(message, "elo", ELO.minimum, ELO.maximum)
     limits = [name for name in ("time", "movetime_ms", "nodes") if message.get(name) is not None]
     if len(limits) != 1:
         raise MessageError("give one of time ({\"base_s\": B, \"increment_s\": I}), movetime_ms or nodes")
     common = dict(human_white=colour == "white" or (colour == "random" and random.random() < 0.5),
-                  start_fen=chess.Board.from_chess960_pos(number).fen(), chess960=chess960, elo=elo)
+                  start_fen=start_fen, chess960=chess960, elo=elo)
     if limits[0] == "time":
         time = message["time"]
         if not isinstance(time, dict):
@@ -154,10 +158,6 @@ class ChessGame(EngineGame):
             self.clocks.start(self.settings.human_white)
         self.next_turn()
 
-    def resign(self, message: dict) -> None:
-        self.check_playing()
-        self.end("0-1" if self.settings.human_white else "1-0", "resignation")
-
     # -- the game's course -----------------------------------------------------------------------
 
     def next_turn(self) -> None:
@@ -220,11 +220,9 @@ class ChessGame(EngineGame):
             self.end("0-1" if white else "1-0", "time forfeit")
 
     def end(self, result: str, reason: str) -> None:
-        self.cancel()
-        self.outcome = (result, reason)
         if self.clocks is not None:
             self.clocks.stop()
-        self.send_state()
+        super().end(result, reason)
 
     def cancel(self) -> None:
         """The search and the watch of the person's clock that count now end."""

@@ -29,6 +29,20 @@ def whole(message: dict, name: str, lowest: int, highest: int) -> int:
     return value
 
 
+def set_up(fen, board_of: Callable[[str], Any], kind: str) -> str:
+    """The start position a page gave (lichess's "from position"), as `board_of` reads it (a
+    ValueError naming the fault); a move must be left to play there."""
+    if not isinstance(fen, str):
+        raise MessageError(f"fen must be a {kind} string, not {fen!r}")
+    try:
+        board = board_of(fen.strip())
+    except ValueError as error:
+        raise MessageError(f"fen: {error}") from None
+    if board.outcome() is not None:
+        raise MessageError(f"fen: the game is already over there ({', '.join(board.outcome())})")
+    return board.fen()
+
+
 class PageGame:
     """A game's socket side, any game: a subclass names its messages' handlers (`handlers`).
     Every method runs on the event loop."""
@@ -57,6 +71,23 @@ class PageGame:
             raise MessageError('no game: start one with {"type": "new", ...}')
         if self.outcome is not None:
             raise MessageError(f"the game is over ({self.outcome[0]}, {self.outcome[1]}); start a new one")
+
+    def resign(self, message: dict) -> None:
+        """The person gives up: the game is the other side's."""
+        self.check_playing()
+        self.end("0-1" if self.settings.human_white else "1-0", "resignation")
+
+    def end(self, result: str, reason: str) -> None:
+        self.cancel()
+        self.outcome = (result, reason)
+        self.send_state()
+
+    def cancel(self) -> None:
+        """End what the opponent is doing that counts now (a game without a search has nothing to end)."""
+
+    def send_state(self) -> None:
+        """The game as the page shows it."""
+        raise NotImplementedError
 
 
 class EngineGame(PageGame):

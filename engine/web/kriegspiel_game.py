@@ -80,11 +80,10 @@ class KriegspielGame(PageGame):
         self.next_turn()
 
     def resign(self, message: dict) -> None:
-        self.check_playing()
+        # The players' searches cannot be stopped: the move they are making is played out first.
         if self.thinking:
             raise MessageError("wait until the opponent has moved")
-        self.outcome = ("0-1" if self.settings.human_white else "1-0", "resignation")
-        self.send_state()
+        super().resign(message)
 
     def next_turn(self) -> None:
         referee = self.game.referee

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..mill.board import MillBoard
 from ..mill.geometry import POINTS
 from ..mill.rules import VARIANTS
 from ..mill.search import SearchInfo, SearchResult
 from ..play.timeman import Limits
 from .chess_game import MOVETIME_MS, NODES
-from .engine_game import EngineGame, MessageError, whole
+from .engine_game import EngineGame, MessageError, set_up, whole
 
 STONES = {"O": "white", "@": "black"}       # the FEN's letters
 
@@ -25,6 +26,7 @@ STONES = {"O": "white", "@": "black"}       # the FEN's letters
 class MillSettings:
     human_white: bool
     variant: str
+    start_fen: str | None = None    # a set-up position to play from; None: the variant's start
     movetime_ms: int = 0        # a fixed time a turn, or ...
     nodes: int = 0              # ... a fixed node count a turn
 
@@ -35,7 +37,9 @@ def mill_settings_from(message: dict) -> MillSettings:
         raise MessageError(f"color must be white or black, not {colour!r}")
     if variant not in VARIANTS:
         raise MessageError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    common = dict(human_white=colour == "white", variant=variant)
+    fen = message.get("fen")
+    start_fen = None if fen is None else set_up(fen, lambda text: MillBoard(text, variant=variant), "Mill FEN")
+    common = dict(human_white=colour == "white", variant=variant, start_fen=start_fen)
     if (message.get("movetime_ms") is None) == (message.get("nodes") is None):
         raise MessageError("give one of movetime_ms or nodes")
     if message.get("nodes") is not None:
@@ -53,7 +57,7 @@ class MillGame(EngineGame):
     """The Mill game of one socket."""
 
     def handlers(self) -> dict:
-        return {"new": self.new_game, "move": self.move, "takeback": self.take_back}
+        return {"new": self.new_game, "move": self.move, "takeback": self.take_back, "resign": self.resign}
 
     def new_game(self, message: dict) -> None:
         settings = mill_settings_from(message)
@@ -61,6 +65,8 @@ class MillGame(EngineGame):
         self.settings, self.outcome = settings, None
         self.session.set_rule("Variant", settings.variant)
         self.session.new_game()
+        if settings.start_fen is not None:
+            self.session.set_position(settings.start_fen, [])
         self.next_turn()
 
     def move(self, message: dict) -> None:
@@ -104,7 +110,7 @@ class MillGame(EngineGame):
         fields = board.fen().split()
         human_to_move = self.outcome is None and not self.thinking and board.white_to_move == self.settings.human_white
         self.send({
-            "type": "state", "fen": board.fen(), "variant": self.settings.variant,
+            "type": "state", "fen": board.fen(), "start_fen": board.root_fen, "variant": self.settings.variant,
             "human": "white" if self.settings.human_white else "black", "to_move": board.turn,
             "stones": {point: STONES[stone] for point, stone in zip(POINTS, fields[0].replace("/", "")) if stone in STONES},
             "in_hand": {"white": int(fields[2]), "black": int(fields[3])},

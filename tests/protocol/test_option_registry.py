@@ -1,4 +1,4 @@
-"""The options every protocol announces, and README's table of them.
+"""The options every protocol announces, and docs/usage.md's table of them.
 
 The announcements are pinned by a change detector: the expected lines below were taken
 from the output of the build before the option registry (commit 1d2f5fd) -- GUIs remember an
@@ -121,9 +121,9 @@ def test_mill_announces_the_options_of_the_previous_build():
     assert announced(MillUgiFrontEnd, MillSession, "ugi") == MILL
 
 
-def test_readme_options_table_is_the_registry_rendered():
-    """README's table is generated: after changing an option, paste markdown_table(CHESS) in."""
-    lines = (REPOSITORY / "README.md").read_text(encoding="utf-8").splitlines()
+def test_the_manuals_options_table_is_the_registry_rendered():
+    """docs/usage.md's table is generated: after changing an option, paste markdown_table(CHESS) in."""
+    lines = (REPOSITORY / "docs" / "usage.md").read_text(encoding="utf-8").splitlines()
     start = lines.index("| UCI name | CECP | type | default | range / values | what it does |")
     end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
     assert "\n".join(lines[start:end]) == markdown_table(CHESS)

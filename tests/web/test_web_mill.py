@@ -73,3 +73,28 @@ def test_bad_turns_are_errors_and_change_nothing(client):
         socket.send_json({"type": "takeback"})
         back = next_state(socket, lambda s: s["turns"] == [])
         assert back["fen"] == state["fen"] and back["legal"] == state["legal"]
+
+
+def test_a_game_from_a_fen_and_a_resignation(client):
+    """A set-up position, Black to move, the person White: Pyrope moves first, the turns replay in
+    the referee from that FEN; a FEN the rules refuse or one whose game is over is an error and the
+    game stays; a resignation ends it, and nothing more is taken."""
+    fen = "..O/.../..@/O...../@@./@../O.@ b 0 0 0 0 20"      # no mill Black can close in one turn
+    with client.websocket_connect("/ws/mill") as socket:
+        socket.send_json({"type": "new", "color": "white", "fen": fen, "nodes": 300})
+        state = next_state(socket, settled)
+        assert state["start_fen"] == fen and len(state["turns"]) == 1 and state["result"] is None
+        referee = Referee.from_fen(dataclasses.asdict(VARIANTS["nine"]), fen)
+        referee.play(parse_turn(state["turns"][0]))
+        assert referee.fen() == state["fen"] and {parse_turn(turn) for turn in state["legal"]} == referee.turns()
+        for bad, said in (("..O/.../..@/O...@./@../@@./O..", "7 fields"), ("OOO/OOO/OOO/OOOO@@/@@@/@@@/@@@ w 0 0 0 0 1", "fen"),
+                          ("O../.../.../....../.../.../@.. w 0 0 0 0 40", "over"), (5, "Mill FEN string")):
+            socket.send_json({"type": "new", "fen": bad, "nodes": 10})
+            error = socket.receive_json()
+            assert error["type"] == "error" and said in error["message"], (bad, error)
+        socket.send_json({"type": "resign"})
+        over = next_state(socket, lambda s: s["result"] is not None)
+        assert over["result"] == "0-1" and over["reason"] == "resignation" and over["turns"] == state["turns"]
+        for message in ({"type": "move", "turn": state["legal"][0]}, {"type": "resign"}, {"type": "takeback"}):
+            socket.send_json(message)
+            assert "over" in socket.receive_json()["message"]

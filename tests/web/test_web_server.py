@@ -166,6 +166,27 @@ def test_chess960_start_positions(client):
         assert "position" in receive_until(socket, "error")["message"]
 
 
+def test_a_game_from_a_fen(client):
+    """A set-up position, Black to move, the person White: the engine moves first, the PGN carries
+    the FEN, and python-chess replays the moves from it; a FEN the board refuses, or one with no
+    move left, is an error and the game before it stays."""
+    fen = "4k3/8/8/8/8/8/4P3/4K2R b K - 0 40"
+    with client.websocket_connect("/ws/chess") as socket:
+        state = new_game(socket, color="white", fen=fen)
+        assert state["start_fen"] == fen and len(state["moves"]) == 1
+        board = chess.Board(fen)
+        board.push_uci(state["moves"][0])
+        assert state["fen"] == board.fen() and sorted(state["legal"]) == sorted(m.uci() for m in board.legal_moves)
+        game = chess.pgn.read_game(io.StringIO(state["pgn"]))
+        assert game.headers["FEN"] == fen and game.end().board().fen() == board.fen()
+        for bad, said in (("8/8/8/8/8/8/8/8 w - - 0 1", "king"), ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", "over"),
+                          ("garbage", "FEN"), (7, "FEN string")):
+            socket.send_json({"type": "new", "fen": bad, "nodes": 10})
+            assert said in receive_until(socket, "error")["message"], bad
+        socket.send_json({"type": "move", "uci": "h1h8"})      # the game from the FEN is still there
+        assert state_where(socket, lambda s: len(s["moves"]) >= 2)["moves"][1] == "h1h8"
+
+
 def test_a_clock_counts_and_the_engine_moves_on_it(client):
     with client.websocket_connect("/ws/chess") as socket:
         socket.send_json({"type": "new", "color": "white", "time": {"base_s": 60, "increment_s": 1}})

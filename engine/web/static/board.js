@@ -80,6 +80,7 @@ class ChessBoard {
   draw() {
     this.svg.replaceChildren();
     this.svg.dataset.fen = this.state.fen;
+    this.svg.dataset.legal = this.state.legal.join(" ");     // the moves offered, for scripts reading the page
     const pieces = placement(this.state.fen);
     const marked = new Set([this.state.last?.slice(0, 2), this.state.last?.slice(2, 4)]);
     const targets = this.selected ? this.targets(this.selected) : [];

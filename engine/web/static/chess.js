@@ -19,6 +19,7 @@ function newGameMessage() {
   const message = {type: "new", color: $("color").value, chess960: $("chess960").checked,
                    elo: $("level").value ? Number($("level").value) : null};
   if ($("chess960").checked && $("position").value !== "") message.position = Number($("position").value);
+  if ($("fen").value.trim() !== "") message.fen = $("fen").value.trim();
   if (kind === "clock") message.time = {base_s: Number(first), increment_s: Number(second)};
   else message.movetime_ms = Number(first);
   return message;

@@ -17,8 +17,9 @@ const server = connect("/ws/mill", (message) => {
 $("settings").addEventListener("submit", (event) => {
   event.preventDefault();
   server.send({type: "new", color: $("color").value, variant: $("variant").value,
-               movetime_ms: Number($("movetime").value)});
+               movetime_ms: Number($("movetime").value), ...($("fen").value.trim() ? {fen: $("fen").value.trim()} : {})});
 });
+$("resign").addEventListener("click", () => server.send({type: "resign"}));
 $("takeback").addEventListener("click", () => server.send({type: "takeback"}));
 $("pass").addEventListener("click", () => server.send({type: "move", turn: "pass"}));
 
