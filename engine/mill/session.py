@@ -14,6 +14,7 @@ from typing import Callable
 from ..play.game import GameSession
 from ..play.timeman import Limits
 from .board import MillBoard
+from .db.probe import Value
 from .manager import MillManager
 from .notation import split
 from .options import MILL
@@ -93,6 +94,12 @@ class MillSession(GameSession):
             on_done(result)
 
         self.manager.start(self.board, limits, on_info, answer, among=self.choices())
+
+    def database_value(self) -> Value | None:
+        """The endgame databases' value of the position for the side to move, when a class loaded
+        for the rules in force holds it (None otherwise, and with no databases)."""
+        database = self.manager.database(self.board.rules)
+        return None if database is None else database.probe(self.board._core.position())
 
     def perft_divide(self, depth: int) -> list[tuple[str, int]]:
         board = self.board.copy()

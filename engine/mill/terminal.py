@@ -76,7 +76,7 @@ class MillTerminalFrontEnd(TerminalBase):
             self.write(f"Mill endgame databases from {self.session.manager.db_path}: classes {classes}.")
         for error in database.errors if database is not None else ():
             self.write(error)
-        value = database.probe(board._core.position()) if database is not None else None
+        value = self.session.database_value()
         if value is not None:
             distance = f" in {value.distance} turns" if value.distance is not None else ""
             self.write(f"This position: {board.turn} to move, {value.result}{distance}.")

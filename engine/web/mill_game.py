@@ -117,4 +117,14 @@ class MillGame(EngineGame):
             "lines": [[POINTS[index] for index in line] for line in board.rules.lines()],
             "turns": list(board.move_stack), "legal": board.legal_moves() if human_to_move else [],
             "thinking": self.thinking, "result": None if self.outcome is None else self.outcome[0],
-            "reason": None if self.outcome is None else self.outcome[1]})
+            "reason": None if self.outcome is None else self.outcome[1], "database": self.database_verdict()})
+
+    def database_verdict(self) -> dict | None:
+        """The perfect databases' value of a position they hold, as White's result: "1-0", "0-1"
+        or "1/2-1/2", and in how many turns the game ends with best play (None for a draw)."""
+        value = self.session.database_value() if self.outcome is None else None
+        if value is None:
+            return None
+        white = self.session.board.white_to_move
+        result = {"draw": "1/2-1/2", "win": "1-0" if white else "0-1", "loss": "0-1" if white else "1-0"}[value.result]
+        return {"result": result, "turns": value.distance}

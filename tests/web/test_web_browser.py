@@ -235,6 +235,13 @@ def test_mill_flying_and_a_removal_by_clicking(site):
         assert parse_turn(turn) in referee.turns(), turn
         referee.play(parse_turn(turn))
     assert "b2" not in referee.stones and referee.stones["a7"] == 0
+    # Three men each: the databases hold the position and the page says what they say.
+    driver.find_element(By.ID, "fen").clear()
+    driver.find_element(By.ID, "fen").send_keys("..O/.../..@/O...../.../@@./O.. w 0 0 0 0 20")
+    driver.find_element(By.ID, "new").click()
+    database = driver.find_element(By.ID, "database")
+    wait(driver, lambda: database.get_attribute("data-result") == "1-0", "the databases' verdict")
+    assert database.text == "The perfect database: White wins in 1 turn with best play."
 
 
 def test_a_kriegspiel_game_shows_only_your_men_until_the_end(site):

@@ -98,3 +98,26 @@ def test_a_game_from_a_fen_and_a_resignation(client):
         for message in ({"type": "move", "turn": state["legal"][0]}, {"type": "resign"}, {"type": "takeback"}):
             socket.send_json(message)
             assert "over" in socket.receive_json()["message"]
+
+
+def test_the_perfect_databases_verdict_is_shown_where_they_hold_the_position(client):
+    """Three men each (class 3-3, shipped): the side to move flies into a mill and wins in one turn
+    -- the reference referee finds that turn -- and the state says so, as White's result; the
+    start position, which no database holds, has no verdict."""
+    rules = dataclasses.asdict(VARIANTS["nine"])
+    with client.websocket_connect("/ws/mill") as socket:
+        socket.send_json({"type": "new", "color": "white", "nodes": 100})
+        assert next_state(socket, settled)["database"] is None
+        for colour, side, result in (("white", "w", "1-0"), ("black", "b", "0-1")):
+            fen = f"..O/.../..@/O...../.../@@./O.. {side} 0 0 0 0 20"
+            socket.send_json({"type": "new", "color": colour, "fen": fen, "nodes": 100})
+            state = next_state(socket, settled)
+            assert state["database"] == {"result": result, "turns": 1}
+            referee = Referee.from_fen(rules, fen)
+            ends = []
+            for turn in referee.turns():
+                saved = referee.save()
+                referee.play(turn)
+                ends.append(referee.outcome()[0])
+                referee.restore(saved)
+            assert result in ends

@@ -83,6 +83,11 @@ function showState(message) {
   draw();
   moveList($("moves"), message.turns, 1);
   $("hands").textContent = `in hand: White ${message.in_hand.white}, Black ${message.in_hand.black}`;
+  const verdict = message.database;
+  $("database").textContent = !verdict ? ""
+    : verdict.result === "1/2-1/2" ? "The perfect database: a draw with best play."
+    : `The perfect database: ${verdict.result === "1-0" ? "White" : "Black"} wins in ${verdict.turns} turn${verdict.turns === 1 ? "" : "s"} with best play.`;
+  $("database").dataset.result = verdict ? verdict.result : "";
   $("pass").hidden = !message.legal.includes("pass");
   $("status").textContent = message.result ? `Game over: ${message.result} (${message.reason})`
     : message.thinking ? "Pyrope is thinking..." : "Your turn.";
