@@ -17,7 +17,9 @@ starts of each ending where nothing is known of the king (its piece beside its k
 anywhere legal), against the random king and the centre-seeking king, and reports mates within the
 fifty-move rule, other endings by kind, moves to mate and time a move.
 
-`search` measures the Darkboard players' searches on one thread: the maximax's metapositions a
+`referee`, `metaposition` and `search` count per second of this process's CPU time
+(time.process_time): what a second of thinking does, which a busy machine does not lower (its
+wall-clock rate would). `search` measures the Darkboard players' searches on one thread: the maximax's metapositions a
 second (its enhanced search) and the MCTS's metapositions and nodes (our turns) a second, each
 given --positions metapositions, from White's metaposition at every fifth White move of --games
 seeded semi-random vs random games (only the searches are timed).
@@ -91,12 +93,12 @@ def play_games(games: int, seed: int, oracle_class=None):
             positions.append((board.fen(), candidates))
             for move in candidates:
                 text, move = written(move, board, rng)
-                start = time.perf_counter()
+                start = time.process_time()
                 answer = referee.try_move(text)
-                middle = time.perf_counter()
+                middle = time.process_time()
                 if oracle is not None:
                     oracle.ask_for(KriegspielMove(QuestionAnnouncement.COMMON, move))
-                    theirs += time.perf_counter() - middle
+                    theirs += time.process_time() - middle
                 ours += middle - start
                 asked += 1
                 if answer.legal:
@@ -113,10 +115,10 @@ def probe_speed(positions, repeat: int) -> tuple[int, float, int]:
         core.set_fen(fen)
         tries = array.array("H", [packed(move) for move in candidates])
         answers = array.array("i", [0] * len(tries))
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(repeat):
             found = core.probe(tries, answers)
-        seconds += time.perf_counter() - start
+        seconds += time.process_time() - start
         tries_total += repeat * len(tries)
         legal += repeat * found
     return tries_total, seconds, legal
@@ -216,7 +218,7 @@ def metaposition(args) -> None:
             games.append((referee.start_fen, color, updates))
     total = sum(len(updates) for _, _, updates in games)
     for name, kind in (("compiled (MetaCore)", Metaposition), ("pure Python (the oracle)", Oracle)):
-        start = time.perf_counter()
+        start = time.process_time()
         for fen, color, updates in games:
             meta = kind(fen, color)
             for move, announcement in updates:
@@ -224,7 +226,7 @@ def metaposition(args) -> None:
                     meta.their_move(announcement)
                 else:
                     meta.our_move(move, announcement)
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         print(f"{name}: {total / seconds:,.0f} updates/s ({total:,} updates of {args.games} games, {seconds:.2f} s)")
 
 
@@ -263,9 +265,9 @@ def search(args) -> None:
         for name, run, nodes in (
                 ("maximax", lambda: maximax.best(meta.core, moves, power, False, args.positions), None),
                 ("mcts", lambda: mcts.best(meta.core, moves, power, args.positions), mcts)):
-            start = time.perf_counter()
+            start = time.process_time()
             run()
-            spent[name][1] += time.perf_counter() - start
+            spent[name][1] += time.process_time() - start
             spent[name][0] += (nodes or maximax).positions
             spent[name][2] += nodes.nodes if nodes else 0
     for name, (positions, seconds, nodes) in spent.items():
