@@ -49,10 +49,12 @@ MAX_WEAKNESS = 127
 # falls to that 115 at 431 ms, where it measured 968; 2300's row is the one both controls measured.
 # 1600 has a row of its own: between 1400's and 1800's (894 nodes at 128 ms, 1,899 at 431) it
 # measured 1473 at 3s+0.03s over 80 games and 1539 at 10s+0.1s, so its budget is raised by what
-# 1800's cells say a doubling is worth (about 130 Elo), more at the faster clock.
+# 1800's cells say a doubling is worth (about 130 Elo), more at the faster clock. 1400's exponent
+# was 0.8 until its cells fell with the clock (1444 at 3s+0.03s, 1343 at 10s+0.1s, 1263 at 60s+0.6s):
+# at 1.1 its budget grows by about half a doubling more at 10s+0.1s and most of a doubling at 60s+0.6s.
 CALIBRATION = [
     (1000, 25, 121, 0.0, 3.4),
-    (1400, 160, 72, 0.8, 0.0),
+    (1400, 160, 72, 1.1, 0.0),
     (1600, 1600, 54, 0.4, 0.0),
     (1800, 5000, 35, 0.44, 0.0),
     (2300, 116000, 0, 1.0, 0.0),
