@@ -19,8 +19,9 @@ fifty-move rule, other endings by kind, moves to mate and time a move.
 
 `referee`, `metaposition` and `search` count per second of this process's CPU time
 (time.process_time): what a second of thinking does, which a busy machine does not lower (its
-wall-clock rate would). `search` measures the Darkboard players' searches on one thread: the maximax's metapositions a
-second (its enhanced search) and the MCTS's metapositions and nodes (our turns) a second, each
+wall-clock rate would). `search` measures the Darkboard players' searches on one thread: the
+maximax's metapositions a second (its enhanced search) and the MCTS's metapositions and nodes (our
+turns) a second, each
 given --positions metapositions, from White's metaposition at every fifth White move of --games
 seeded semi-random vs random games (only the searches are timed).
 

@@ -38,8 +38,9 @@ def set_up(fen, board_of: Callable[[str], Any], kind: str) -> str:
         board = board_of(fen.strip())
     except ValueError as error:
         raise MessageError(f"fen: {error}") from None
-    if board.outcome() is not None:
-        raise MessageError(f"fen: the game is already over there ({', '.join(board.outcome())})")
+    outcome = board.outcome()
+    if outcome is not None:
+        raise MessageError(f"fen: the game is already over there ({', '.join(outcome)})")
     return board.fen()
 
 
