@@ -2,7 +2,7 @@
 judge them by SPRT (or by a fixed number of games), resumably.
 
     python3 bench/sprt.py BASE [TEST] [--tc 3+0.03] [--elo0 0 --elo1 5 | --no-sprt] [--games 20000]
-        [--concurrency 2] [--threads 1] [--test-threads N] [--journal FILE]
+        [--concurrency 2] [--threads 1] [--test-threads N] [--journal FILE] [--ray ADDRESS]
 
 TEST defaults to HEAD. Each revision is exported with `git archive` and installed into its own venv
 under --builds (default /tmp/pyrope-builds/<commit>), so both are frozen: editing the working tree
@@ -14,6 +14,9 @@ runner adjudicates (--resign, --draw). Every finished game is journaled (`--resu
 command again, in this session or a later one, and it plays on where it stopped (a build that /tmp
 lost is rebuilt from its commit, and the journal's fingerprint holds the commits, so games of two
 different pairs never mix). The journal defaults to bench/results/sprt/<base>-<test>-<tc>.jsonl.
+With --ray the games are tasks on a Ray cluster (`pyrope match --ray`), run there by the runner's
+build: on each node run the same command with --build-only first (the builds at the same --builds
+path, Ray in the runner's), then start Ray on it with the `ray` it prints.
 """
 from __future__ import annotations
 
@@ -75,6 +78,9 @@ def main() -> int:
                         help="search threads of the test engine (default: --threads)")
     parser.add_argument("--builds", type=Path, default=Path("/tmp/pyrope-builds"))
     parser.add_argument("--journal", type=Path)
+    parser.add_argument("--ray", metavar="ADDRESS", help="play on the Ray cluster at ADDRESS (or auto)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build the revisions and stop (what each node of a Ray cluster needs first)")
     args = parser.parse_args()
 
     base, test = commit_of(args.base), commit_of(args.test)
@@ -86,12 +92,21 @@ def main() -> int:
     # build may be rebuilt while a run goes on, and an extension rewritten under a running
     # process crashes it.
     runner = build(commit_of("HEAD"), args.builds).with_name("python")
+    if args.ray or args.build_only:
+        # The runner hands its games to Ray, whose workers unpickle them with the same build.
+        subprocess.run([str(runner.with_name("pip")), "install", "-q", "ray>=2.9"], check=True)
+    if args.build_only:
+        print(f"built: {', '.join(str(path) for path in engines.values())}; start Ray on this node with "
+              f"{runner.with_name('ray')} start (--head, or --address HEAD:6379)", file=sys.stderr)
+        return 0
     command = [str(runner), "-m", "pyrope.cli", "match", "--tc", args.tc, "--games", str(args.games),
                "--concurrency", str(args.concurrency), "--openings", str(OPENINGS), "--order", "random",
                "--resign", "--draw", "--resume", str(journal),
                "--each", "option.Hash=16", f"option.Threads={args.threads}"]
     if not args.no_sprt:
         command += ["--sprt", f"elo0={args.elo0:g}", f"elo1={args.elo1:g}"]
+    if args.ray:
+        command += ["--ray", args.ray]
     for name, path in engines.items():
         command += ["--engine", f"cmd={path}", f"name={name}"] + \
             (["option.OwnBook=false"] if plays_from_a_book(path) else [])

@@ -101,6 +101,7 @@ class TablebaseAdjudicator:
     """Ends a game by Syzygy WDL once few enough pieces are left (and no castling rights)."""
 
     def __init__(self, path: str):
+        self.path = path
         self.tablebase = chess.syzygy.Tablebase()
         for directory in path.split(os.pathsep):
             if not os.path.isdir(directory):
@@ -109,6 +110,10 @@ class TablebaseAdjudicator:
         if not self.tablebase.wdl:
             raise ValueError(f"--tb: no Syzygy WDL tables (*.rtbw) in {path!r}")
         self.max_pieces = max(len(name) - 1 for name in self.tablebase.wdl)   # "KQvK" -> 3 pieces
+
+    def __reduce__(self):
+        # Sent to a match's Ray workers as its path: each opens the tables itself (open files do not pickle).
+        return TablebaseAdjudicator, (self.path,)
 
     def __call__(self, board: chess.Board) -> Optional[Ending]:
         if board.castling_rights or chess.popcount(board.occupied) > self.max_pieces:

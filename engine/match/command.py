@@ -42,8 +42,8 @@ class Match(runner.Match):
 
     def __init__(self, engines: List[EngineSpec], tasks: List[GameTask], rules: Rules, concurrency: int = 1,
                  sprt: Optional[SprtSpec] = None, pgn_path: Optional[str] = None, event: str = "?",
-                 quiet: bool = False, journal: Optional[Journal] = None):
-        super().__init__(engines, tasks, ChessGame(rules, event), concurrency, sprt, pgn_path, quiet, journal)
+                 quiet: bool = False, journal: Optional[Journal] = None, ray: Optional[str] = None):
+        super().__init__(engines, tasks, ChessGame(rules, event), concurrency, sprt, pgn_path, quiet, journal, ray)
         self.rules = rules
 
 
@@ -61,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "  pyrope match --engine cmd=pyrope name=new --engine cmd=./old/pyrope name=old \\\n"
                      "      --each option.Hash=64 option.OwnBook=false --tc 5+0.05 --games 2000 --sprt elo0=0 elo1=10 \\\n"
                      "      --resume new-old.jsonl    # run it again to go on where it stopped\n"
-                     "  pyrope match --engine cmd=pyrope --engine cmd=fairymax proto=xboard --movetime 0.5")
+                     "  pyrope match --engine cmd=pyrope --engine cmd=fairymax proto=xboard --movetime 0.5\n"
+                     "  pyrope match --engine cmd=pyrope --engine cmd=stockfish --tc 10+0.1 --games 400 \\\n"
+                     "      --openings balanced-8ply.epd --ray auto --resume ray.jsonl   # on a Ray cluster")
     engines = parser.add_argument_group("engines")
     engines.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE", default=[],
                          help="an engine: cmd=COMMAND [name=NAME] [proto=uci|xboard] [dir=DIR] "
@@ -76,7 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     games.add_argument("--order", choices=("sequential", "random"), default="sequential",
                        help="order of the openings (default sequential)")
     games.add_argument("--seed", type=int, help="random seed for --order random (default: a random one, reported)")
-    games.add_argument("--concurrency", type=int, default=1, help="games played at the same time (default 1)")
+    games.add_argument("--concurrency", type=int, default=1,
+                       help="games played at the same time (default 1); with --ray local, its CPUs")
+    games.add_argument("--ray", metavar="ADDRESS",
+                       help="play the games as tasks on a Ray cluster, one a CPU: its address (HOST:PORT), auto, "
+                            "or local (needs pyrope[cluster]; every node needs the engines' commands and files "
+                            "at the same paths)")
     limits = parser.add_argument_group("time control (--tc, --movetime, --depth and/or --nodes)")
     limits.add_argument("--tc",
                         help="clock: BASE+INC, MOVES/BASE or MOVES/BASE+INC in seconds (e.g. 10+0.1, 40/60)")
@@ -169,7 +176,7 @@ def build_match(args: argparse.Namespace) -> Match:
         journal.check(fingerprint(args, engines, rules, sprt, games))
     tasks = schedule(len(engines), games, openings)
     quiet = args.quiet or not console.show_progress     # --quiet or the command line's --no-progress
-    return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, quiet, journal)
+    return Match(engines, tasks, rules, args.concurrency, sprt, args.pgn, args.event, quiet, journal, args.ray)
 
 
 def run(args: argparse.Namespace) -> int:

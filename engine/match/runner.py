@@ -19,17 +19,25 @@ Choices worth knowing:
 - The record file (--pgn) is appended to, so several runs can collect into one file.
 - The journal's header fingerprints what defines the games (each command's `fingerprint`); a
   journal begun under other conditions is refused.
+- On Ray (`ray`: a cluster's address), each game is a task of the job runner (jobs.py, as datagen's
+  positions are): a worker there makes both players for its game and closes them after it, and this
+  process counts, records and journals the games as they come in, as a local run does. The journal
+  is the same either way, so a match begun on one can be finished on the other; a lost worker costs
+  only its game in flight, which is played again.
 """
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import io
 import signal
 import sys
 import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Protocol, Sequence, TextIO, Tuple
 
+from ..jobs import JobError, RayWorkers, run_job
 from ..journal import Journal
 from .clock import WHITE
 from .options import SprtSpec
@@ -109,6 +117,13 @@ class Game(Protocol):
     def report_lines(self, match: "Match") -> List[str]: ...        # the game's own lines after the report
 
 
+def record_text(game: Game, record: object) -> str:
+    """A game's record as its record file will hold it."""
+    text = io.StringIO()
+    game.write_record(record, text)
+    return text.getvalue()
+
+
 def play_command(command: str, build: Callable[[], "Match"], announce: Callable[["Match"], Optional[str]]) -> int:
     """A match command's run: build the match (a ValueError is one line on stderr, `command` first,
     and exit code 2), print `announce`'s line about its games (if any), play it (Match.play)."""
@@ -164,14 +179,15 @@ def schedule(engines: int, games: int, openings: Sequence[object]) -> List[GameT
 
 
 class Match:
-    """Runs the scheduled games of `game` on --concurrency workers and keeps the tallies. `engines`
-    are the players' specs (each has a `name`), in the order of the indices the tasks use."""
+    """Runs the scheduled games of `game` on --concurrency workers, or on the Ray cluster at `ray`,
+    and keeps the tallies. `engines` are the players' specs (each has a `name`), in the order of the
+    indices the tasks use."""
 
     def __init__(self, engines: list, tasks: List[GameTask], game: Game, concurrency: int = 1,
                  sprt: Optional[SprtSpec] = None, record_path: Optional[str] = None, quiet: bool = False,
-                 journal: Optional[Journal] = None):
+                 journal: Optional[Journal] = None, ray: Optional[str] = None):
         self.engines, self.tasks, self.game, self.concurrency = engines, tasks, game, concurrency
-        self.sprt, self.record_path, self.quiet, self.journal = sprt, record_path, quiet, journal
+        self.sprt, self.record_path, self.quiet, self.journal, self.ray = sprt, record_path, quiet, journal, ray
         self.tallies = [Tally(0, opponent) for opponent in range(1, len(engines))]
         self.faults: collections.Counter = collections.Counter()         # (engine index, kind) -> count
         self.terminations: collections.Counter = collections.Counter()   # kind -> count
@@ -199,7 +215,10 @@ class Match:
             self.count(task, record["result"], record["kind"], record["fault"])
         self.decide(self.tallies[0])
 
-    async def run(self) -> None:
+    @contextlib.contextmanager
+    def playing(self):
+        """While games are played: the games still to play queued, the progress line, the journal and
+        the record file open."""
         from tqdm import tqdm
         self.pending = collections.deque(task for task in self.tasks if task.number not in self.resumed)
         # disable=None hides the bar when stderr is not a terminal (a pipe, a log file, a test), as
@@ -212,6 +231,16 @@ class Match:
                 self.journal.open()
             if self.record_path:
                 self.record_file = open(self.record_path, "a", encoding="utf-8")
+            yield
+        finally:
+            self.progress.close()
+            if self.record_file is not None:
+                self.record_file.close()
+            if self.journal is not None:
+                self.journal.close()
+
+    async def run(self) -> None:
+        with self.playing():
             workers = min(self.concurrency, len(self.pending))
             self.workers = [asyncio.ensure_future(self.worker()) for _ in range(workers)]
             for outcome in await asyncio.gather(*self.workers, return_exceptions=True):
@@ -219,12 +248,20 @@ class Match:
                 if isinstance(outcome, BaseException) and \
                         not isinstance(outcome, (EngineStartError, asyncio.CancelledError)):
                     raise outcome
-        finally:
-            self.progress.close()
-            if self.record_file is not None:
-                self.record_file.close()
-            if self.journal is not None:
-                self.journal.close()
+
+    def run_on_ray(self) -> bool:
+        """Play the games as tasks on the Ray cluster at `ray` (with --concurrency CPUs when it is
+        "local"); False if Ctrl-C stopped it. A cluster that cannot be joined is a JobError."""
+        backend = RayWorkers(self.ray, self.concurrency)
+        with self.playing():
+            try:
+                run_job(GamesJob(self), None, backend, bar=self.progress,
+                        until=lambda: self.decision is not None or self.error is not None)
+            except KeyboardInterrupt:
+                return False
+            except JobError as error:       # a game that raised, or lost with its worker again and again
+                self.error = str(error)
+        return True
 
     async def worker(self) -> None:
         processes: Dict[int, Player] = {}
@@ -239,7 +276,8 @@ class Match:
                 except EngineStartError as error:
                     self.stop_others(str(error))
                     raise
-                self.record(task, ending, game)
+                self.record(task, ending, record_text(self.game, game))
+                self.progress.update(1)
         finally:
             await asyncio.gather(*(process.close() for process in processes.values()))
 
@@ -251,12 +289,13 @@ class Match:
             if worker is not asyncio.current_task():
                 worker.cancel()
 
-    def record(self, task: GameTask, ending: Ending, game: object) -> None:
-        """Count a finished game, write its record (`game`) to the record file and the journal, check the SPRT."""
+    def record(self, task: GameTask, ending: Ending, text: str) -> None:
+        """Count a finished game, write its record's `text` to the record file and the game to the
+        journal, check the SPRT, show the new score (the caller advances the progress line)."""
         culprit = (task.white if ending.loser == WHITE else task.black) if ending.fault else None
         self.count(task, ending.result, ending.kind, culprit)
         if self.record_file is not None:    # before the journal: a game the journal counts is in the record
-            self.game.write_record(game, self.record_file)
+            self.record_file.write(text)
             self.record_file.flush()
         if self.journal is not None:
             self.journal.append({"game": task.number, "pairing": task.pairing, "white": task.white,
@@ -266,7 +305,6 @@ class Match:
         if self.decision is not None:
             self.stop_others()
         if self.progress is not None:
-            self.progress.update(1)
             self.progress.set_postfix_str(self.status())
 
     def count(self, task: GameTask, result: str, kind: str, culprit: Optional[int]) -> None:
@@ -369,7 +407,7 @@ class Match:
         on an engine that cannot start (its command is bad input), 130 on Ctrl-C. `command` begins the
         messages on stderr. A record file that cannot be written (OSError) is the work failing: the
         command line reports it, exit 1."""
-        if not self.run_until_interrupted():
+        if not (self.run_on_ray() if self.ray else self.run_until_interrupted()):
             self.error = "interrupted"
         if self.error is not None:
             print(f"{command}: stopped: {self.error}", file=sys.stderr)
@@ -377,3 +415,48 @@ class Match:
         if self.error is None:
             return 0
         return 130 if self.error == "interrupted" else 2
+
+
+class GamesJob:
+    """A match's games as a job of the job runner (jobs.py), for a match on Ray: a task plays one
+    game in the worker, between players made there for it and closed after it, and returns how it
+    ended and its record's text; `save`, here, hands them to the match. An engine that cannot start
+    stops the match, as it does a local one."""
+    unit = "games"
+
+    def __init__(self, match: Match):
+        self.game, self.engines, self.match = match.game, match.engines, match
+        self.tasks = {task.number: task for task in match.pending}
+        self.total = len(self.tasks)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "match": None}     # the match stays here: its files, bar and tallies
+
+    def fingerprint(self) -> dict:
+        return {}       # the runner keeps no journal of its own: the match's is the record
+
+    def task_ids(self):
+        return iter(self.tasks)
+
+    def perform(self, number: int) -> Tuple[Optional[Ending], str]:
+        return asyncio.run(self.play(self.tasks[number]))
+
+    async def play(self, task: GameTask) -> Tuple[Optional[Ending], str]:
+        white, black = self.game.player(self.engines[task.white]), self.game.player(self.engines[task.black])
+        try:
+            ending, record = await self.game.play(task, white, black)
+        except EngineStartError as error:
+            return None, str(error)
+        finally:
+            await asyncio.gather(white.close(), black.close())
+        return ending, record_text(self.game, record)
+
+    def save(self, number: int, result: Tuple[Optional[Ending], str]) -> dict:
+        ending, text = result
+        if self.match.decision is not None or self.match.error is not None:
+            return {"count": 0}     # ended after the SPRT decided or the match stopped: not counted, as locally
+        if ending is None:
+            self.match.error = text
+            return {"count": 0}
+        self.match.record(self.tasks[number], ending, text)
+        return {"count": 1}

@@ -28,7 +28,7 @@ from ..nnue import loader, netfile
 from ..nnue import dataset
 from ..weights.files import read_weights, weights_hash
 from .game import HASH_MB, WIN_CP, choose_opening, play_out
-from .jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
+from ..jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
 from ..journal import Journal
 from .rundir import lock_directory, revision, write_atomically
 

@@ -5,14 +5,14 @@ import random
 import pytest
 
 from pyrope.play.result import Score, SearchLine
-from pyrope.play.strength import (CALIBRATION, LINES, MAX_ELO, MAX_WEAKNESS, MIN_ELO, REFERENCE_MS, TIME_CAP_MS,
-                                  Skill)
+from pyrope.play.strength import CALIBRATION, LINES, MAX_ELO, MAX_WEAKNESS, MIN_ELO, REFERENCE_MS, Skill
 
 
-@pytest.mark.parametrize("elo, nodes, weakness, exponent, fade", CALIBRATION)
-def test_each_calibration_row_is_met_exactly(elo, nodes, weakness, exponent, fade):
+@pytest.mark.parametrize("elo, nodes, weakness, exponent, fade, cap_ms", CALIBRATION)
+def test_each_calibration_row_is_met_exactly(elo, nodes, weakness, exponent, fade, cap_ms):
     skill = Skill(elo)
     assert skill.nodes == Skill(elo, REFERENCE_MS).nodes == nodes and skill.weakness == weakness
+    assert skill.cap_ms == cap_ms >= 4 * REFERENCE_MS
     # Four times the time: the budget times 4 ** exponent, the weakness less by two fades.
     four = Skill(elo, 4 * REFERENCE_MS)
     assert four.nodes == pytest.approx(nodes * 4 ** exponent, rel=1e-3)
@@ -32,15 +32,18 @@ def test_budgets_rise_and_weakness_falls_with_the_level_and_with_the_time():
         assert weaknesses == sorted(weaknesses, reverse=True) and 0 <= min(weaknesses) <= max(weaknesses) <= MAX_WEAKNESS
 
 
-def test_the_setting_stops_following_the_time_past_the_time_cap():
-    # The top level's budget grows with the time, the bottom level's weakness falls with it; both
-    # stop at TIME_CAP_MS.
+def test_the_setting_stops_following_the_time_past_the_levels_cap():
+    # The top level's budget grows with the time, the bottom level's weakness falls with it; each
+    # stops at its level's cap, and a level between two rows has a cap between theirs.
     top, bottom = Skill(MAX_ELO), Skill(MIN_ELO)
-    capped = round(top.nodes * (TIME_CAP_MS / REFERENCE_MS) ** top.exponent)
-    assert Skill(MAX_ELO, TIME_CAP_MS // 2).nodes < Skill(MAX_ELO, TIME_CAP_MS).nodes == capped
-    assert Skill(MAX_ELO, 2 * TIME_CAP_MS).nodes == Skill(MAX_ELO, 60_000).nodes == capped
-    assert bottom.fade > 0 and Skill(MIN_ELO, TIME_CAP_MS // 2).weakness > Skill(MIN_ELO, TIME_CAP_MS).weakness
-    assert Skill(MIN_ELO, 60_000).weakness == Skill(MIN_ELO, TIME_CAP_MS).weakness
+    capped = round(top.nodes * (top.cap_ms / REFERENCE_MS) ** top.exponent)
+    assert Skill(MAX_ELO, top.cap_ms // 2).nodes < Skill(MAX_ELO, top.cap_ms).nodes == capped
+    assert Skill(MAX_ELO, 2 * top.cap_ms).nodes == Skill(MAX_ELO, 60_000).nodes == capped
+    assert bottom.fade > 0 and Skill(MIN_ELO, bottom.cap_ms // 2).weakness > Skill(MIN_ELO, bottom.cap_ms).weakness
+    assert Skill(MIN_ELO, 60_000).weakness == Skill(MIN_ELO, bottom.cap_ms).weakness
+    for low, high in zip(CALIBRATION, CALIBRATION[1:]):
+        middle = Skill((low[0] + high[0]) // 2).cap_ms
+        assert min(low[5], high[5]) <= middle <= max(low[5], high[5])
 
 
 def test_levels_out_of_range_take_the_nearest_end():
@@ -56,7 +59,7 @@ def test_a_weak_level_sometimes_plays_a_worse_line_but_never_walks_into_mate():
     lines = [SearchLine(["e2e4"], Score(cp=50)), SearchLine(["d2d4"], Score(cp=30)),
              SearchLine(["c2c4"], Score(cp=20)), SearchLine(["f2f3"], Score(mate=-2))]
     rng = random.Random(1)
-    for move_ms in (None, 1, TIME_CAP_MS):     # the weakest setting (the shortest time) too
+    for move_ms in (None, 1, Skill(MIN_ELO).cap_ms):     # the weakest setting (the shortest time) too
         weak = [Skill(MIN_ELO, move_ms).choose(lines, rng).pv[0] for _ in range(500)]
         assert {"e2e4", "d2d4"} <= set(weak) and "f2f3" not in weak
     assert {Skill(MAX_ELO).choose(lines, rng).pv[0] for _ in range(100)} == {"e2e4"}

@@ -24,7 +24,7 @@ from pyrope._core import Board, Search
 from pyrope.nnue import netfile
 from pyrope.nnue import dataset
 from pyrope.selfplay.game import white_score
-from pyrope.selfplay.jobs import JobError, LocalWorkers, RayWorkers, run_job
+from pyrope.jobs import JobError, LocalWorkers, RayWorkers, run_job
 
 pytestmark = [pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed"),
               pytest.mark.xdist_group("jobs")]  # one job file at a time: worker pools, Ray, module fixtures

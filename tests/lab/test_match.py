@@ -7,6 +7,8 @@ import random
 import re
 import shlex
 import shutil
+import socket
+import subprocess
 import sys
 
 import chess
@@ -532,3 +534,14 @@ def test_bad_command_lines(capsys, argv, message):
     match.add_arguments(parser)
     assert match.run(parser.parse_args(argv)) == 2
     assert message in capsys.readouterr().err
+
+
+def test_an_unreachable_ray_cluster_is_one_sentence_not_a_hang():
+    with socket.socket() as probe:         # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = subprocess.run([sys.executable, "-m", "pyrope", "match", "--engine", "cmd=pyrope", "name=a",
+                             "--engine", "cmd=pyrope", "name=b", "--nodes", "100", "--ray", f"127.0.0.1:{port}"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in result.stderr or "--ray needs Ray" in result.stderr

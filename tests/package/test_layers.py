@@ -1,5 +1,5 @@
 """The engine apart from the lab (issue 63): the program a GUI starts loads nothing of the self-play
-tooling (pyrope.selfplay: datagen, train, tune, evolve) nor of the match runner, and no modules of
+tooling (pyrope.selfplay: datagen, train, tune, evolve) nor of the match and job runners, and no modules of
 the package import each other in a circle. The modules are read from the installed package, so
 this checks what ships."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ PACKAGE = Path(pyrope.__file__).parent
 # The lab: tools that depend on the engine, never the reverse. The weights' rebuild drives datagen
 # and the tuner, so it is the lab's too.
 LAB = ("pyrope.selfplay", "pyrope.weights.build")
-TOOLS = LAB + ("pyrope.match",)
+TOOLS = LAB + ("pyrope.match", "pyrope.jobs")
 
 
 def module_name(path: Path) -> str:

@@ -9,7 +9,7 @@ import chess.engine
 import pytest
 
 from engine_process import PYROPE, EngineProcess
-from pyrope.play.strength import MAX_ELO, TIME_CAP_MS, Skill
+from pyrope.play.strength import MAX_ELO, Skill
 
 pytestmark = pytest.mark.skipif(PYROPE is None, reason="the pyrope command is not installed")
 
@@ -140,11 +140,11 @@ def test_a_stop_right_after_go_always_ends_the_search(threads):
 
 def test_the_limits_node_budget_grows_with_the_time_the_clock_gives(engine):
     # The top level's budget grows with the time the clock plans for the move (as time ** its
-    # exponent, up to TIME_CAP_MS): less than its 128 ms budget with 0.1 s a move, the capped one
+    # exponent, up to its cap): less than its 128 ms budget with 0.1 s a move, the capped one
     # with 3 s. The nodes reported are those of the last iteration finished within the budget,
     # so the deeper search is what shows the larger budget.
     top = Skill(MAX_ELO)
-    assert top.exponent > 0 and Skill(MAX_ELO, TIME_CAP_MS).nodes > top.nodes
+    assert top.exponent > 0 and Skill(MAX_ELO, top.cap_ms).nodes > top.nodes
     engine.configure({"UCI_LimitStrength": True, "UCI_Elo": MAX_ELO, "OwnBook": False})
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     fast = engine.play(board, chess.engine.Limit(time=0.1), info=chess.engine.INFO_ALL)

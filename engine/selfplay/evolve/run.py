@@ -33,7 +33,7 @@ from ..._core import default_eval_params
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ...weights.files import weights_hash
 from ..game import play_bout
-from ..jobs import add_backend_arguments, backend_from, run_job
+from ...jobs import add_backend_arguments, backend_from, run_job
 from ...journal import Journal
 from ..rundir import RunDirectory, read_text, run_configuration, write_atomically
 from .config import EvolveConfig, parse_config

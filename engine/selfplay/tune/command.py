@@ -25,7 +25,7 @@ from ... import __version__, console
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ...weights.files import weights_hash, weights_text
 from ..game import play_bout
-from ..jobs import add_backend_arguments, backend_from, run_job
+from ...jobs import add_backend_arguments, backend_from, run_job
 from ...journal import Journal
 from ..rundir import RunDirectory, keep_start, read_text, run_configuration, start_weights
 from .spsa import Spsa, SpsaSpec, pair_result, parse_spec

@@ -1,11 +1,13 @@
-"""The job runner for long self-play work: a job's tasks run on local worker processes or on Ray.
+"""The job runner for long work -- datagen, tuning, evolution, matches on Ray: a job's tasks run on
+local worker processes or on Ray.
 
 A job is a stream of small idempotent tasks named by whole numbers. Workers run `job.perform(id)`;
 this process hands each result to `job.save(id, result)` as it arrives (the job writes its output
 durably there) and then appends the record save returns to a journal (journal.py). Running the same
 job again reads the journal back and skips the finished ids, so a killed run, or a worker that
-dies, costs only the tasks in flight. The runner knows nothing about chess: datagen.py is one job,
-and matches or tuning can be others.
+dies, costs only the tasks in flight. The runner knows nothing about chess: datagen's positions,
+the bouts of tuning and evolution and a match's games (match/runner.py, which keeps its own
+journal and passes none here) are jobs.
 
 A job provides (see the Job protocol):
   unit, total      what the progress bar counts and how many are wanted (e.g. "positions", 10**6)
@@ -35,10 +37,10 @@ import os
 import signal
 import socket
 from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
-from .. import console
-from ..journal import Journal
+from . import console
+from .journal import Journal
 
 MAX_ATTEMPTS = 3
 CONNECT_TIMEOUT = 10.0      # seconds to reach a Ray cluster's address before giving up
@@ -95,16 +97,19 @@ def finished_records(journal: Journal) -> dict[int, dict]:
     return {record["task"]: record for record in journal.records}
 
 
-def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int] = (),
-            desc: str | None = None, keep_backend: bool = False, bar=None) -> dict[int, dict]:
-    """Run `job` until `total` units are done or its ids run out; returns the records of every
-    finished task, old and new. Ids in `redo` are run again even if journaled (the job found their
-    output missing). KeyboardInterrupt ends the workers and propagates; what was saved stays.
+def run_job(job: Job, journal_path: str | None, backend: Backend, *, redo: Iterable[int] = (),
+            desc: str | None = None, keep_backend: bool = False, bar=None,
+            until: Callable[[], bool] = lambda: False) -> dict[int, dict]:
+    """Run `job` until `total` units are done, its ids run out or `until()` is true (then the tasks in
+    flight are abandoned); returns the records of every finished task, old and new. Ids in `redo` are
+    run again even if journaled (the job found their output missing). With no `journal_path` the
+    job keeps its own record in `save` and every id it offers is run. KeyboardInterrupt ends the
+    workers and propagates; what was saved stays.
     With `keep_backend` the backend stays open when the job ends well, for the next job of a run
     made of several (evolution's rounds, SPSA's batches): the caller closes it; such a run passes
     its own progress `bar`, which the job updates and leaves open."""
-    journal = open_journal(job, journal_path)
-    done = finished_records(journal)
+    journal = open_journal(job, journal_path) if journal_path is not None else None
+    done = finished_records(journal) if journal is not None else {}
     redo = [task_id for task_id in redo if done.pop(task_id, None) is not None]
     count = sum(record["count"] for record in done.values())
     ids = (task_id for task_id in job.task_ids() if task_id not in done and task_id not in redo)
@@ -119,9 +124,10 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
                                smoothing=0.05)
     ended_well = False
     try:
-        journal.open()
+        if journal is not None:
+            journal.open()
         backend.start(job)
-        while True:
+        while not until():
             # Units expected from the tasks in flight: the mean of the finished ones (none known yet: 0,
             # so that the first tasks fill every worker).
             mean = count / len(done) if done else 0
@@ -145,15 +151,17 @@ def run_job(job: Job, journal_path: str, backend: Backend, *, redo: Iterable[int
                     retry.append(outcome.task_id)
                     continue
                 record = {"task": outcome.task_id, **job.save(outcome.task_id, outcome.result)}
-                journal.append(record)
+                if journal is not None:
+                    journal.append(record)
                 done[outcome.task_id] = record
                 count += record["count"]
                 bar.update(record["count"])
-        ended_well = True
+        ended_well = not in_flight      # stopped by until() with tasks in flight: abandon them
     finally:
         if not (keep_backend and ended_well):
             backend.close()
-        journal.close()
+        if journal is not None:
+            journal.close()
         if own_bar:
             bar.close()
     return done
