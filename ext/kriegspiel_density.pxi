@@ -6,8 +6,15 @@
 # left) and, if it does, to each square it may reach alike; an announced capture says one man
 # moved onto that square; whatever the metaposition rules out is dropped and the rest of the type's
 # mass rescaled to the men it has (a man we take leaves its type's total). Darkboard 2.0's density
-# matrices (thesis 5.7) are kept from game statistics; these come from the moves alone. (The struct,
-# MpDensity, is declared beside Meta: MetaCore holds one.)
+# matrices (thesis 5.7) are kept from game statistics; these come from the moves alone, unless an
+# opponent model (pyrope.kriegspiel.opponent) counted from our own games is given: then a moving
+# man goes to each square it may reach as likely as the model says its type's men gain there at
+# that move number (the thesis's gradient D(p, t + 1) - D(p, t), 5.5), plus MODEL_FLOOR for
+# squares they gain nothing on. (The struct, MpDensity, is declared beside Meta: MetaCore holds one.)
+
+# A square the model's men gain nothing on at this move keeps this share of a man: a move the
+# games never made stays possible, if less likely.
+cdef double MODEL_FLOOR = 0.05
 
 cdef void dn_start(MpDensity* d, const Meta* m) noexcept nogil:
     """Every enemy man where the start position has it."""
@@ -45,15 +52,28 @@ cdef void dn_condition(MpDensity* d, const Meta* m) noexcept nogil:
                 d.at[t][sq] = d.mass[t] / n if m.possible[t] & bb(sq) else 0.0
 
 
+cdef inline double dn_pull(const float* now, const float* then, int t, int to) noexcept nogil:
+    """How much a square draws a moving man of type t: evenly without a model (now NULL), else
+    MODEL_FLOOR plus what the model's men of that type gain there in this move."""
+    if now == NULL:
+        return 1.0
+    return MODEL_FLOOR + max(0.0, then[(t - PAWN) * 64 + to] - now[(t - PAWN) * 64 + to])
+
+
 cdef void dn_their_move(MpDensity* d, const Meta* before, int captured) noexcept nogil:
     """The enemy's move, `before` the metaposition before it: with no capture each man stays or,
     with the chance 1 / (men left), goes to one of the squares it may reach (a pawn reaching the
     last rank as a queen); a capture on `captured` is one man's move there, more likely the more
     mass may reach it. Call dn_condition with the updated metaposition after."""
     cdef double moved[7][64]
-    cdef double men = 0.0, share, reaching = 0.0, p
-    cdef u64 walkable = before.empty & ~before.mine, landing = 0, reach, last
-    cdef int t, sq, to, n
+    cdef double men = 0.0, share, reaching = 0.0, p, total, part
+    cdef u64 walkable = before.empty & ~before.mine, landing = 0, reach, last, squares
+    cdef int t, sq, to
+    cdef const float* now = NULL
+    cdef const float* then = NULL
+    if d.model != NULL and d.moves + 1 <= d.horizon:
+        now = d.model + max(d.moves, 0) * 6 * 64
+        then = d.model + (max(d.moves, 0) + 1) * 6 * 64
     if captured >= 0:
         landing = mp_landing(before, captured)
     for t in range(PAWN, KING + 1):
@@ -76,16 +96,22 @@ cdef void dn_their_move(MpDensity* d, const Meta* before, int captured) noexcept
             share = min(d.at[t][sq], d.at[t][sq] / reaching) if captured >= 0 else p * d.at[t][sq]
             d.at[t][sq] -= share
             last = reach & (RANK_1 | RANK_8) if t == PAWN else 0
-            n = popcount(reach)
+            total = 0.0
+            squares = reach
+            while squares:
+                to = lsb(squares); squares &= squares - 1
+                total += dn_pull(now, then, t, to)
             while reach:
                 to = lsb(reach); reach &= reach - 1
-                moved[QUEEN if last & bb(to) else t][to] += share / n
+                part = share * dn_pull(now, then, t, to) / total
+                moved[QUEEN if last & bb(to) else t][to] += part
                 if last & bb(to):
-                    d.mass[PAWN] -= share / n
-                    d.mass[QUEEN] += share / n
+                    d.mass[PAWN] -= part
+                    d.mass[QUEEN] += part
     for t in range(PAWN, KING + 1):
         for sq in range(64):
             d.at[t][sq] += moved[t][sq]
+    d.moves += 1
 
 
 cdef void dn_took(MpDensity* d, int sq, bint pawn) noexcept nogil:

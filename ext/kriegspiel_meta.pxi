@@ -27,6 +27,9 @@ cdef struct Meta:
 cdef struct MpDensity:       # kriegspiel_density.pxi: how likely each possible square is
     double at[7][64]        # expected enemy men of each type (PAWN..KING) on each square
     double mass[7]          # expected enemy men of each type in all
+    const float* model      # the opponent model's table for the enemy's colour, or NULL (even moves)
+    int horizon             # the model's last move number
+    int moves               # the enemy's moves made (from the standard start): the model's row
 
 
 cdef inline u64 mp_maybe_enemy(const Meta* m) noexcept nogil:
@@ -513,9 +516,12 @@ cdef class MetaCore:
     cdef Meta m
     cdef MpDensity d
 
-    def __init__(self, bint white, ours, enemy, u64 castling, int king_home):
+    cdef object model       # keeps the opponent model's table alive while d.model points into it
+
+    def __init__(self, bint white, ours, enemy, u64 castling, int king_home, int enemy_moves=0):
         """ours, enemy: seven bitboards by piece type (index 0 unused) of the start position;
-        castling: the enemy rooks that may castle; king_home: the enemy king's square or -1."""
+        castling: the enemy rooks that may castle; king_home: the enemy king's square or -1;
+        enemy_moves: the moves the enemy has made to reach it (the opponent model's row)."""
         cdef int t, f
         self.m.us = WHITE if white else BLACK
         self.m.mine = 0
@@ -535,6 +541,19 @@ cdef class MetaCore:
         self.m.king_home = king_home
         self.m.double_push = -1
         dn_start(&self.d, &self.m)
+        self.d.model = NULL
+        self.d.moves = enemy_moves
+
+    def use_model(self, const float[::1] table, int horizon):
+        """The opponent model for the enemy's moves (pyrope.kriegspiel.opponent): `table` holds
+        the expected enemy men by move number 0..horizon, type PAWN..KING and square, as float32."""
+        if horizon < 1:
+            raise ValueError(f"an opponent model covers 1 move or more, not {horizon}")
+        if table.shape[0] != (horizon + 1) * 6 * 64:
+            raise ValueError(f"an opponent model table of {(horizon + 1) * 6 * 64} values, not {table.shape[0]}")
+        self.model = table
+        self.d.model = &table[0]
+        self.d.horizon = horizon
 
     def our_move(self, int frm, int to, int promotion, int rook_from, int rook_to, int captured,
                  bint captured_pawn, int checks, int pawn_tries=-1):

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import json
 import sys
 
 from .. import console
+from ..console import InputError
+from ..data import revision
 from .._core import STARTING_FEN
 from ..journal import Journal
 from ..match.clock import Clock, TimeControl
 from ..match.options import SprtSpec, check_counts, match_seed, parse_fields, time_control
 from ..match.runner import Match, play_command, schedule
 from .match import TRY_CAP, KriegspielMatchGame, check_start, parse_player_spec, read_openings
+from .opponent import HORIZON, OpponentModel
+from .pgn import PgnReader
 from .roster import BUILTINS, DEFAULT_PLAYER
 from .terminal import KriegspielTerminal
 
@@ -44,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                "  mcts [seed=N] [positions=5000] [exploration=40] [alpha=50] [endgame=1]\n"
                "                         Darkboard 2.0: Monte Carlo tree search, approach C (thesis 5.8;\n"
                "                         exploration: UCT's c in centipawns)\n"
+               "    (both: model=FILE: an opponent model guides the metaposition's density, thesis 5.5;\n"
+               "     `pyrope kriegspiel model GAMES.pgn --out FILE` counts one from full games)\n"
                "  cmd=COMMAND [dir=D] [option.NAME=VALUE ...]   a program speaking the Kriegspiel line protocol\n"
                "  any player: name=NAME  its name in the report and the PGN\n"
                "examples:\n"
@@ -63,6 +71,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     play.add_argument("--seed", type=int, default=0, help="the opponent's seed (default 0)")
     play.add_argument("--movetime", type=float, metavar="S",
                       help="the opponent's seconds a move, shared by its tries (default: its own node budget)")
+    model = actions.add_parser(
+        "model", help="count an opponent model from full Kriegspiel games (for players' model=FILE)",
+        description="Count where each side's men of each type stand after its t-th move over the referee's full\n"
+                    "games in Kriegspiel PGN (what `pyrope kriegspiel match --pgn` writes): the opponent model\n"
+                    "that maximax and mcts players take as model=FILE (thesis 5.5). FILE.json says what it\n"
+                    "was counted from.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    model.add_argument("pgn", nargs="+", metavar="GAMES.pgn", help="Kriegspiel PGN files of full games")
+    model.add_argument("--out", required=True, metavar="FILE", help="the model file to write")
+    model.add_argument("--horizon", type=console.positive_int, default=HORIZON,
+                       help=f"moves a side counted (default {HORIZON})")
     match.add_argument("--white", nargs="+", required=True, metavar="TOKEN",
                        help="the first player (White in the odd games): KIND [KEY=VALUE ...]")
     match.add_argument("--black", nargs="+", required=True, metavar="TOKEN",
@@ -114,9 +133,9 @@ def build_match(args: argparse.Namespace) -> Match:
     match_seed(args, journal)
     games = args.games + args.games % 2
     if journal is not None:
-        # A player without time odds is written as before they existed, so older journals resume.
-        player_list = [{key: value for key, value in dataclasses.asdict(spec).items() if key != "time" or value}
-                       for spec in players]
+        # A player without time odds or a model is written as before they existed, so older journals resume.
+        player_list = [{key: value for key, value in dataclasses.asdict(spec).items()
+                        if key not in ("time", "model") or value} for spec in players]
         journal.check({"game": "kriegspiel", "player list": player_list,
                        "starts": starts, "try cap": args.trycap, "seed": args.seed,
                        # "" without limits, as journals made before the clocks have it
@@ -131,6 +150,8 @@ def build_match(args: argparse.Namespace) -> Match:
 def run(args: argparse.Namespace) -> int:
     if args.kriegspiel_command == "play":
         return run_terminal(args)
+    if args.kriegspiel_command == "model":
+        return run_model(args)
     return play_command(COMMAND, lambda: build_match(args), lambda match: (
         f"Starts: {len({task.opening for task in match.tasks})}, each twice with colours swapped; seed {args.seed}"))
 
@@ -147,4 +168,36 @@ def run_terminal(args: argparse.Namespace) -> int:
         print(f"pyrope kriegspiel play: {error}", file=sys.stderr)
         return 2
     terminal.run(sys.stdin)
+    return 0
+
+
+def run_model(args: argparse.Namespace) -> int:
+    """Count the games into the model file and its provenance beside it."""
+    def games():
+        for path in args.pgn:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    yield from PgnReader(handle)
+            except OSError as error:
+                raise InputError(f"cannot read {path}: {error.strerror}") from None
+    model = OpponentModel.count(games(), args.horizon)
+    if model.games == 0:
+        raise InputError(f"no games in {', '.join(args.pgn)}")
+    model.write(args.out)
+    sources = []
+    for path in args.pgn:
+        with open(path, "rb") as handle:
+            sources.append({"file": path, "sha256": hashlib.sha256(handle.read()).hexdigest()})
+    with open(args.out, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    provenance = {"what": "a Kriegspiel opponent model: the expected men of each side by type and square after "
+                          "its t-th move, counted from the referee's full games below", "games": model.games,
+                  "horizon": model.horizon, "sha256": digest, "sources": sources,
+                  "command": "pyrope kriegspiel model " + " ".join(args.pgn) + f" --out {args.out} --horizon {args.horizon}",
+                  "pyrope": revision()}
+    with open(args.out + ".json", "w", encoding="utf-8") as handle:
+        json.dump(provenance, handle, indent=1)
+        handle.write("\n")
+    print(f"pyrope kriegspiel model: {model.games} games, {model.horizon} moves a side, to {args.out} "
+          f"(provenance {args.out}.json)")
     return 0

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import os
 import shlex
 import time
@@ -47,9 +48,10 @@ from ..match.clock import Clock, TimeControl, parse_tc
 from ..match.options import split_key_value
 from ..match.runner import Ending, GameTask, Match, draw, loss
 from .external import ExternalPlayer
+from .opponent import OpponentModel
 from .pgn import KriegspielGame, game_from_referee
 from .players import Player, play_game
-from .roster import BUILTINS, builtin
+from .roster import BUILTINS, MODELLED, builtin
 from .referee import Referee
 
 TRY_CAP = 1000
@@ -75,6 +77,8 @@ class PlayerSpec:
     options: Dict[str, str] = field(default_factory=dict)   # cmd: its protocol options
     # Its own clock or fixed time (tc=, movetime=: time odds), in place of the match's; None: the match's.
     time: Optional[TimeControl] = None
+    # model=FILE (maximax, mcts): the opponent model its density follows, {"file", "sha256"}; None: none.
+    model: Optional[Dict[str, str]] = None
 
     def time_control(self, match: TimeControl) -> TimeControl:
         """The limits this player moves under in a match under `match`'s: its own clock or fixed
@@ -94,11 +98,15 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
     kind = tokens.pop(0)
     if kind not in BUILTINS:
         raise ValueError(f"{option}: unknown player {kind!r} (expected cmd=COMMAND or one of {', '.join(BUILTINS)})")
-    params, name, own_time = dict(BUILTINS[kind][0]), kind, None
+    params, name, own_time, model = dict(BUILTINS[kind][0]), kind, None, None
     for token in tokens:
         key, value = split_key_value(token, option)
         if key == "name":
             name = value
+        elif key == "model" and kind in MODELLED:
+            OpponentModel.read(value)       # a file that is not a model is refused here, named
+            with open(value, "rb") as handle:
+                model = {"file": value, "sha256": hashlib.sha256(handle.read()).hexdigest()}
         elif key in ("tc", "movetime"):
             own_time = parse_time(key, value, option, own_time)
         elif key in params:
@@ -110,8 +118,9 @@ def parse_player_spec(tokens: Sequence[str], option: str) -> PlayerSpec:
             if params[key] < low or (high is not None and params[key] > high):
                 raise ValueError(f"{option}: {key} must be {'0 or 1' if high else f'{low} or more'}, got {params[key]}")
         else:
-            raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(['name', 'tc', 'movetime', *params])})")
-    return PlayerSpec(kind, name, params, time=own_time)
+            fields = ["name", "tc", "movetime", *(["model"] if kind in MODELLED else []), *params]
+            raise ValueError(f"{option}: {kind} takes no field {key!r} (it takes {', '.join(fields)})")
+    return PlayerSpec(kind, name, params, time=own_time, model=model)
 
 
 def parse_time(key: str, value: str, option: str, given: Optional[TimeControl]) -> TimeControl:
@@ -194,9 +203,10 @@ class MatchPlayer:
         self.spec = spec
         self.program = None if spec.kind != "cmd" else \
             ExternalPlayer(spec.command, spec.options, timeout, spec.directory)
+        self.model = None if spec.model is None else OpponentModel.read(spec.model["file"])
 
     def for_game(self, seed: str) -> Player:
-        return self.program or builtin(self.spec.kind, seed, **self.spec.params)
+        return self.program or builtin(self.spec.kind, seed, self.model, **self.spec.params)
 
     async def close(self) -> None:
         if self.program is not None:

@@ -14,6 +14,7 @@ import chess
 from .._kriegspiel import Maximax
 from .endgame import packed
 from .metaposition import Metaposition
+from .opponent import OpponentModel
 from .players import RandomPlayer
 from .referee import Announcement
 
@@ -27,17 +28,18 @@ class MaximaxPlayer(RandomPlayer):
     otherwise the enhanced search shares `positions` metapositions among its best lines -- unless
     the move's budget (players.Player.go) gives a time or node limit. When no pseudomove is left
     untried (castling, say, or en passant is then the only legal move) it tries at random among
-    the rest, seeded by `seed`."""
+    the rest, seeded by `seed`. With an opponent `model` its metaposition's density follows where
+    the model's games moved the enemy men (opponent.py)."""
 
     def __init__(self, seed: Optional[str | int] = None, positions: int = POSITIONS, depth: int = DEPTH,
-                 alpha: float = 0.5, **weights: float) -> None:
+                 alpha: float = 0.5, model: Optional[OpponentModel] = None, **weights: float) -> None:
         super().__init__(seed)
-        self.positions, self.depth = positions, depth
+        self.positions, self.depth, self.model = positions, depth, model
         self.search = Maximax(alpha=alpha, **weights)
 
     def start(self, color: chess.Color, fen: str) -> None:
         super().start(color, fen)
-        self.meta = Metaposition(fen, color)
+        self.meta = Metaposition(fen, color, self.model)
         self.power: set[int] = set()        # this turn's power moves (packed)
 
     def hear(self, announcement: Announcement) -> None:

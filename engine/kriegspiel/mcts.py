@@ -9,6 +9,7 @@ from typing import Optional
 
 from .._kriegspiel import Mcts
 from .maximax import POSITIONS, MaximaxPlayer
+from .opponent import OpponentModel
 
 EXPLORATION = 40.0      # UCT's c, in the evaluation's centipawns
 
@@ -18,8 +19,9 @@ class MctsPlayer(MaximaxPlayer):
     what the move's budget gives)."""
 
     def __init__(self, seed: Optional[str | int] = None, positions: int = POSITIONS,
-                 exploration: float = EXPLORATION, alpha: float = 0.5, **weights: float) -> None:
-        super().__init__(seed, positions, alpha=alpha, **weights)
+                 exploration: float = EXPLORATION, alpha: float = 0.5, model: Optional[OpponentModel] = None,
+                 **weights: float) -> None:
+        super().__init__(seed, positions, alpha=alpha, model=model, **weights)
         self.search = Mcts(exploration, alpha, **weights)
 
     def best(self, moves: list[int], power: list[bool]) -> int:

@@ -12,9 +12,12 @@ what it holds and how each message changes it.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import chess
 
 from .._kriegspiel import MetaCore
+from .opponent import OpponentModel, moves_made
 from .referee import Announcement
 
 PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
@@ -59,8 +62,9 @@ class Belief:
 
 
 class Metaposition(Belief):
-    def __init__(self, fen: str, color: chess.Color) -> None:
-        """The start: both sides are given the start position, so nothing is uncertain yet."""
+    def __init__(self, fen: str, color: chess.Color, model: Optional[OpponentModel] = None) -> None:
+        """The start: both sides are given the start position, so nothing is uncertain yet. With an
+        opponent `model` the density follows where its games' enemy men went (opponent.py)."""
         board = chess.Board(fen)
         self.color = color
         self.ours = chess.Board(fen)        # our men alone, with our side to move
@@ -71,7 +75,10 @@ class Metaposition(Belief):
         king = board.king(not color)
         self.core = MetaCore(color == chess.WHITE, [0] + [board.pieces_mask(t, color) for t in PIECE_TYPES],
                              [0] + [board.pieces_mask(t, not color) for t in PIECE_TYPES],
-                             board.castling_rights & home, -1 if king is None else king)
+                             board.castling_rights & home, -1 if king is None else king,
+                             moves_made(board, not color))
+        if model is not None:
+            self.core.use_model(model.table(not color), model.horizon)
         self._read()
         self._opening, self._played = True, None
 

@@ -4,11 +4,12 @@ players.py because the searching players (endgame, maximax, mcts) build on playe
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from .endgame import HandOver
 from .maximax import MaximaxPlayer
 from .mcts import MctsPlayer
+from .opponent import OpponentModel
 from .players import CentreSeekingPlayer, Player, RandomPlayer, SemiRandomPlayer
 
 
@@ -27,32 +28,37 @@ def converting(player: Player, params: dict[str, int]) -> Player:
 DEFAULT_PLAYER = "maximax"
 
 # The built-in kinds, their whole-number parameters with defaults, and how each is made for a game
-# (from its parameters and the game's seed). endgame=1: the bare-king search converts won endings.
-BUILTINS: dict[str, tuple[dict[str, int], Callable[[dict[str, int], str], Player]]] = {
+# (from its parameters, the game's seed and an opponent model or None). endgame=1: the bare-king
+# search converts won endings.
+Make = Callable[[dict[str, int], str, Optional[OpponentModel]], Player]
+BUILTINS: dict[str, tuple[dict[str, int], Make]] = {
     "random": ({"seed": 0, "endgame": 0},
-               lambda p, seed: converting(RandomPlayer(f"{p['seed']}:{seed}"), p)),
+               lambda p, seed, model: converting(RandomPlayer(f"{p['seed']}:{seed}"), p)),
     "semi-random": ({"seed": 0, "endgame": 0},
-                    lambda p, seed: converting(SemiRandomPlayer(f"{p['seed']}:{seed}"), p)),
-    "centre": ({"seed": 0}, lambda p, seed: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
+                    lambda p, seed, model: converting(SemiRandomPlayer(f"{p['seed']}:{seed}"), p)),
+    "centre": ({"seed": 0}, lambda p, seed, model: CentreSeekingPlayer(f"{p['seed']}:{seed}")),
     # alpha in hundredths (the parameters are whole numbers): 50 is the risk coefficient 0.5.
     "maximax": ({"seed": 0, "endgame": 1, "positions": 5000, "depth": 2, "alpha": 50},
-                lambda p, seed: converting(_maximax(f"{p['seed']}:{seed}", p), p)),
+                lambda p, seed, model: converting(_maximax(f"{p['seed']}:{seed}", p, model), p)),
     # exploration: UCT's c in centipawns.
     "mcts": ({"seed": 0, "endgame": 1, "positions": 5000, "exploration": 40, "alpha": 50},
-             lambda p, seed: converting(_mcts(f"{p['seed']}:{seed}", p), p)),
+             lambda p, seed, model: converting(_mcts(f"{p['seed']}:{seed}", p, model), p)),
 }
+# The kinds that keep a metaposition, whose density an opponent model can guide.
+MODELLED = ("maximax", "mcts")
 
 
-def _maximax(seed: str, params: dict[str, int]) -> Player:
-    return MaximaxPlayer(seed, params["positions"], params["depth"], params["alpha"] / 100)
+def _maximax(seed: str, params: dict[str, int], model: Optional[OpponentModel]) -> Player:
+    return MaximaxPlayer(seed, params["positions"], params["depth"], params["alpha"] / 100, model)
 
 
-def _mcts(seed: str, params: dict[str, int]) -> Player:
-    return MctsPlayer(seed, params["positions"], params["exploration"], params["alpha"] / 100)
+def _mcts(seed: str, params: dict[str, int], model: Optional[OpponentModel]) -> Player:
+    return MctsPlayer(seed, params["positions"], params["exploration"], params["alpha"] / 100, model)
 
 
-def builtin(kind: str, game_seed: str, **params: int) -> Player:
+def builtin(kind: str, game_seed: str, model: Optional[OpponentModel] = None, **params: int) -> Player:
     """A fresh built-in player of `kind` for one game: its defaults, overridden by those of
-    `params` it takes (others are ignored: `endgame` means nothing to the centre-seeking king)."""
+    `params` it takes (others are ignored: `endgame` means nothing to the centre-seeking king),
+    and for the MODELLED kinds an opponent model."""
     defaults, make = BUILTINS[kind]
-    return make({**defaults, **{key: value for key, value in params.items() if key in defaults}}, game_seed)
+    return make({**defaults, **{key: value for key, value in params.items() if key in defaults}}, game_seed, model)

@@ -30,7 +30,8 @@ from ..weights.files import read_weights, weights_hash
 from .game import HASH_MB, WIN_CP, choose_opening, play_out
 from ..jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
 from ..journal import Journal
-from .rundir import lock_directory, revision, write_atomically
+from ..data import revision
+from .rundir import lock_directory, write_atomically
 
 DEFAULT_NODES = 5000        # depth 7, about 2 ms of CPU a move: 1 million positions per CPU-hour (docs/datagen.md)
 DEFAULT_RANDOM_PLIES = 8

@@ -1,14 +1,13 @@
 """What every long job's output directory needs: one run at a time writing it (a lock), files written
-whole or not at all, and the name of the Pyrope that wrote them (for provenance records)."""
+whole or not at all (the Pyrope that wrote them, for provenance records: data.revision)."""
 from __future__ import annotations
 
 import fcntl
 import json
 import os
-import subprocess
 
-from .. import __version__
 from .._core import ParamFileError, default_eval_params
+from ..data import revision
 from ..console import InputError
 from .configfile import ConfigError, config_lines
 from ..weights.files import read_weights, weights_text
@@ -36,16 +35,6 @@ def write_atomically(path: str, data: bytes) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
-
-
-def revision() -> str:
-    """Pyrope's version and, when it runs from a git checkout, the commit (with -dirty for changes)."""
-    try:
-        described = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "describe", "--always",
-                                    "--dirty", "--abbrev=12"], capture_output=True, text=True, timeout=10)
-    except OSError:         # no git
-        return __version__
-    return f"{__version__}+{described.stdout.strip()}" if described.returncode == 0 else __version__
 
 
 def read_text(path: str, what: str) -> str:

@@ -24,10 +24,10 @@ import numpy
 import torch
 
 from .. import console
+from ..data import revision
 from ..nnue import netfile, reference
 from ..nnue.features import PAD, features
 from . import trainset
-from .rundir import revision
 from .network import Network
 
 FINGERPRINT = ["hidden", "activation", "wdl", "scale", "epochs", "batch_size", "lr", "lr_end", "weight_decay",

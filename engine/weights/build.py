@@ -47,7 +47,8 @@ from ..selfplay.configfile import ConfigError, config_lines
 from .files import read_weights, weights_hash, weights_text
 from ..match.runner import Tally
 from ..match.stats import elo_interval
-from ..selfplay.rundir import revision, write_atomically
+from ..data import revision
+from ..selfplay.rundir import write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED, RECIPE, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in

@@ -185,13 +185,13 @@ def test_a_player_hands_over_to_the_search_once_the_enemy_is_bare():
     it converts far more games than semi-random alone (same seeds)."""
     from pyrope.kriegspiel.endgame import HandOver
     from pyrope.kriegspiel.players import SemiRandomPlayer
-    from pyrope.kriegspiel.roster import BUILTINS
+    from pyrope.kriegspiel.roster import builtin
 
     handed, wins, wins_alone = 0, 0, 0
     for game in range(16):
         for endgame in (1, 0):
             referee = Referee()
-            player = BUILTINS["semi-random"][1]({"seed": 1, "endgame": endgame}, str(game))
+            player = builtin("semi-random", str(game), seed=1, endgame=endgame)
             players = {chess.WHITE: player, chess.BLACK: RandomPlayer(seed=100 + game)}
             if endgame:
                 assert isinstance(player, HandOver)

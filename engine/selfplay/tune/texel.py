@@ -34,7 +34,8 @@ from ..._core import default_eval_params, eval_coefficients, eval_param_names, s
 from ...nnue import dataset
 from .. import trainset
 from ...weights.files import read_weights, weights_hash, weights_text
-from ..rundir import read_text, revision, write_atomically
+from ...data import revision
+from ..rundir import read_text, write_atomically
 
 FROZEN = ("scale_knnk", "scale_wrong_bishop", "scale_no_pawns_minor_advantage")    # too few positions decide them
 NON_NEGATIVE = ("king_attack_weight_", "safe_check_", "king_zone_attack", "king_danger")
