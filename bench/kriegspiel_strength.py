@@ -29,6 +29,18 @@ know, from which each sees only its own men), T = 0.1 s a move:
   time-mcts-8x          ... at 8T
   time-maximax-4x       the maximax at 4T against itself at T: where its plateau is
 
+The default player (roster.DEFAULT_PLAYER) against every other built-in player at T each, 400 games
+from the balanced openings (against the other searching player, time-mcts-maximax stands for it):
+
+  time-DEFAULT-KIND     at least 50%
+
+The opponent model (thesis 5.5): the default player with model=MODEL against itself without, at T
+each, 400 games; MODEL (bench/results/kriegspiel/opponent.model, with its provenance beside it) is
+counted from the time-* checks' own games, 2,000 or more: run them with --pgn DIR first, then
+`pyrope kriegspiel model DIR/time-*.pgn --out bench/results/kriegspiel/opponent.model`:
+
+  time-DEFAULT-model    quoted, whichever way it goes
+
 A check's journal is DIR/<check>.jsonl (default bench/results/kriegspiel/): run the same command
 again, in this session or a later one, and every check plays on where it stopped; --chunk N plays at
 most N more games of each check per run; Ctrl-C stops a match without losing its finished games.
@@ -44,11 +56,14 @@ import sys
 from pathlib import Path
 from typing import List
 
+from pyrope.kriegspiel.roster import BUILTINS, DEFAULT_PLAYER
 from strength_checks import Check, parser, python_command, run
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 16                               # the players' seeds (the journal keeps it too)
 T = 0.1                                 # seconds a move of the time checks' maximax
+SEARCHING = ("maximax", "mcts")         # time-mcts-maximax measures them against each other
+MODEL = ROOT / "bench" / "results" / "kriegspiel" / "opponent.model"
 
 CHECKS = [
     Check("maximax-random", 1000, ["random"], ["maximax"], "94.8% wins or more"),
@@ -60,6 +75,10 @@ CHECKS = [
     *(Check(f"time-mcts-{factor}x", 400, ["maximax", f"movetime={T}"], ["mcts", f"movetime={factor * T:g}"])
       for factor in (2, 4, 8)),
     Check("time-maximax-4x", 400, ["maximax", f"movetime={T}", "name=maximax-1x"], ["maximax", f"movetime={4 * T:g}"]),
+    *(Check(f"time-{DEFAULT_PLAYER}-{kind}", 400, [kind, f"movetime={T}"], [DEFAULT_PLAYER, f"movetime={T}"],
+            "50% or more") for kind in BUILTINS if kind not in (DEFAULT_PLAYER, *SEARCHING)),
+    Check(f"time-{DEFAULT_PLAYER}-model", 400, [DEFAULT_PLAYER, f"movetime={T}", "name=without-model"],
+          [DEFAULT_PLAYER, f"movetime={T}", f"model={MODEL}", "name=with-model"]),
 ]
 BALANCED = ROOT.parent / "shared" / "data" / "openings" / "balanced-8ply.epd"
 OPENINGS = {check.name: BALANCED for check in CHECKS if check.name == "mcts-maximax" or check.name.startswith("time-")}
