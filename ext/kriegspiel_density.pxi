@@ -60,6 +60,17 @@ cdef inline double dn_pull(const float* now, const float* then, int t, int to) n
     return MODEL_FLOOR + max(0.0, then[(t - PAWN) * 64 + to] - now[(t - PAWN) * 64 + to])
 
 
+cdef inline double dn_pull_total(const float* now, const float* then, int t, u64 reach) noexcept nogil:
+    """dn_pull summed over the squares of `reach`."""
+    cdef double total = 0.0
+    if now == NULL:
+        return popcount(reach)
+    while reach:
+        total += dn_pull(now, then, t, lsb(reach))
+        reach &= reach - 1
+    return total
+
+
 cdef void dn_their_move(MpDensity* d, const Meta* before, int captured) noexcept nogil:
     """The enemy's move, `before` the metaposition before it: with no capture each man stays or,
     with the chance 1 / (men left), goes to one of the squares it may reach (a pawn reaching the
@@ -67,13 +78,13 @@ cdef void dn_their_move(MpDensity* d, const Meta* before, int captured) noexcept
     mass may reach it. Call dn_condition with the updated metaposition after."""
     cdef double moved[7][64]
     cdef double men = 0.0, share, reaching = 0.0, p, total, part
-    cdef u64 walkable = before.empty & ~before.mine, landing = 0, reach, last, squares
+    cdef u64 walkable = before.empty & ~before.mine, landing = 0, reach, last
     cdef int t, sq, to
     cdef const float* now = NULL
     cdef const float* then = NULL
-    if d.model != NULL and d.moves + 1 <= d.horizon:
-        now = d.model + max(d.moves, 0) * 6 * 64
-        then = d.model + (max(d.moves, 0) + 1) * 6 * 64
+    if d.model != NULL and 0 <= d.moves < d.horizon:
+        now = d.model + d.moves * 6 * 64
+        then = now + 6 * 64
     if captured >= 0:
         landing = mp_landing(before, captured)
     for t in range(PAWN, KING + 1):
@@ -96,11 +107,7 @@ cdef void dn_their_move(MpDensity* d, const Meta* before, int captured) noexcept
             share = min(d.at[t][sq], d.at[t][sq] / reaching) if captured >= 0 else p * d.at[t][sq]
             d.at[t][sq] -= share
             last = reach & (RANK_1 | RANK_8) if t == PAWN else 0
-            total = 0.0
-            squares = reach
-            while squares:
-                to = lsb(squares); squares &= squares - 1
-                total += dn_pull(now, then, t, to)
+            total = dn_pull_total(now, then, t, reach)
             while reach:
                 to = lsb(reach); reach &= reach - 1
                 part = share * dn_pull(now, then, t, to) / total

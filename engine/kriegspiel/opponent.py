@@ -31,9 +31,14 @@ _HEADER = struct.Struct("<II")
 _TYPES = 6
 
 
+def _slot(color: chess.Color, moves: int, horizon: int) -> int:
+    """The index of one colour's row at `moves` moves made, among the file's rows."""
+    return (0 if color == chess.WHITE else 1) * (horizon + 1) + moves
+
+
 def _row(color: chess.Color, moves: int, horizon: int) -> int:
-    """The offset of one colour's row at `moves` moves made."""
-    return ((0 if color == chess.WHITE else 1) * (horizon + 1) + moves) * _TYPES * 64
+    """The offset of that row's first value."""
+    return _slot(color, moves, horizon) * _TYPES * 64
 
 
 @dataclass
@@ -69,7 +74,7 @@ class OpponentModel:
         moves = moves_made(board, color)
         if not 0 <= moves <= horizon:
             return
-        seen[(0 if color == chess.WHITE else 1) * (horizon + 1) + moves] += 1
+        seen[_slot(color, moves, horizon)] += 1
         row = _row(color, moves, horizon)
         for piece_type in chess.PIECE_TYPES:
             for square in board.pieces(piece_type, color):
