@@ -10,6 +10,10 @@ scores):
     fit positions=P nodes=N    `pyrope datagen` plays P positions at N nodes a move with those
                                weights, from random plies, into data-n; `pyrope tune --method texel`
                                fits that data into fit-n.params, starting from and pulling towards them
+    refit data=I,J,...         a Texel fit, into the next fit-n.params, on the data of fits I, J, ...
+                               already played (more positions than one step's), its king-danger
+                               terms first moved by a search with the evaluation itself
+                               (`--search-king-danger`: a fit from zeros stays at king_danger 0)
     spsa spec=FILE [KEY=N ...] `pyrope tune --method spsa` with FILE (beside the recipe) plus `start =`
                                those weights, in spsa.run (spsa-2.run, ... for later ones); iterations=,
                                nodes=, batch= or seed= replace the file's line for that key
@@ -53,7 +57,7 @@ from ..selfplay.rundir import write_atomically
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED, RECIPE, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
                                       ("seed.params", "build.recipe", "default.params", "provenance.json"))
-STEP_KEYS = {"fit": ("positions", "nodes"), "spsa": ("spec",)}
+STEP_KEYS = {"fit": ("positions", "nodes"), "refit": ("data",), "spsa": ("spec",)}
 # Settings an spsa line may give in place of its specification's own, so that one file serves steps
 # played at different depths or lengths.
 SPEC_OVERRIDES = ("iterations", "nodes", "batch", "seed")
@@ -108,7 +112,7 @@ def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
                 continue
             where = f"{path}, line {number}"
             if words[0] not in STEP_KEYS:
-                refuse(f"build: {where}: unknown step '{words[0]}' (fit or spsa)")
+                refuse(f"build: {where}: unknown step '{words[0]}' (fit, refit or spsa)")
             settings = dict(word.partition("=")[::2] for word in words[1:])
             wanted = STEP_KEYS[words[0]]
             allowed = wanted + (SPEC_OVERRIDES if words[0] == "spsa" else ())
@@ -122,6 +126,8 @@ def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
             for key in ("positions", "nodes", "iterations", "batch"):
                 if key in settings and not (settings[key].isdigit() and int(settings[key]) > 0):
                     refuse(f"build: {where}: {key} must be a positive whole number, not '{settings[key]}'")
+            if "data" in settings and not all(part.isdigit() and int(part) > 0 for part in settings["data"].split(",")):
+                refuse(f"build: {where}: data must name fits by number (data=4,5), not '{settings['data']}'")
             if "seed" in settings and not settings["seed"].isdigit():
                 refuse(f"build: {where}: seed must be a whole number, not '{settings['seed']}'")
             if words[0] == "spsa":
@@ -154,6 +160,21 @@ def fit_step(work: str, number: int, settings: dict, weights: str, args: argpars
         run_step(pyrope("tune", "--method", "texel", data, "-o", fitted, "--start", weights))
     records.append({"step": "texel", **read_json(fitted + ".json")})
     return records, fitted
+
+
+def refit_step(work: str, number: int, settings: dict, weights: str, args: argparse.Namespace) -> tuple[list[dict], str]:
+    """A Texel fit of `weights` on earlier fits' data (their shards must still be there), the king-danger
+    search first: its record and its file."""
+    fitted = os.path.join(work, f"fit-{number}.params")
+    data = [os.path.join(work, f"data-{part}") for part in settings["data"].split(",")]
+    if not os.path.exists(fitted + ".json"):
+        for folder in data:
+            if not os.path.isdir(os.path.join(folder, "positions")):
+                refuse(f"build: {folder}/positions is gone: the refit needs the data it names")
+        run_step(pyrope("tune", "--method", "texel", *data, "-o", fitted, "--start", weights, "--search-king-danger"))
+    elif read_json(fitted + ".json")["start"]["weights_sha256"] != weights_hash(read_weights(weights)):
+        refuse(f"build: {fitted} was fitted from other weights than {weights}: move it aside to make this step")
+    return [{"step": "texel", **read_json(fitted + ".json")}], fitted
 
 
 def spsa_spec(settings: dict, start: str) -> str:
@@ -204,8 +225,10 @@ def build(work: str, args: argparse.Namespace) -> None:
               "origin": "PeSTO's material and piece-square tables, hand-set other terms (ext/evaluate.pxi at 804762a^)"}]
     weights, made = SEED, {"fit": 0, "spsa": 0}
     for kind, settings in recipe:
-        made[kind] += 1
-        records, weights = (fit_step if kind == "fit" else spsa_step)(work, made[kind], settings, weights, args)
+        counter = "spsa" if kind == "spsa" else "fit"       # a refit's file is the next fit-n
+        made[counter] += 1
+        step = {"fit": fit_step, "refit": refit_step, "spsa": spsa_step}[kind]
+        records, weights = step(work, made[counter], settings, weights, args)
         steps += records
     candidate = read_weights(weights)
     text = weights_text(candidate, "Pyrope evaluation parameters: name = value (centipawns; scales out of 64).\n"

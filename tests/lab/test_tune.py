@@ -248,6 +248,33 @@ def test_texel_fits_the_weights_to_our_own_positions_with_provenance(own_positio
         set_eval_params(START)
 
 
+def test_the_king_danger_search_leaves_the_saddle_a_linear_fit_cannot(own_positions):
+    """Labels made by the shipped weights' own evaluation (a hidden optimum): from those weights with
+    king danger at the seed's 0 (every unit 1), where each term's slope is 0, the search moves
+    king_danger off 0 and lowers the error."""
+    pytest.importorskip("scipy", reason="the Texel fit needs the tune extra: pip install '.[tune]'")
+    import multiprocessing
+    import numpy
+    from pyrope.nnue import dataset
+    from pyrope.selfplay import trainset
+    from pyrope.selfplay.tune import texel
+    records = trainset.load([str(own_positions)], 0.1, report=lambda text: None).train
+    fens = [dataset.decode(record.tobytes()).fen for record in records]
+    hidden = dict(START)
+    saddle = {**hidden, **{name: 0 if name.startswith("king_danger") else 1 for name in hidden
+                           if name.startswith(texel.NON_NEGATIVE)}}
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        target = texel.win_probability(texel.linearise(pool, hidden, fens, [])[0], 1.0)
+        names = texel.eval_param_names()
+        _, slopes = texel.linearise(pool, saddle, fens, list(range(len(names))))
+        units = [i for i, name in enumerate(names) if name.startswith("safe_check_")]
+        found = texel.search_king_danger(pool, saddle, fens, target, 1.0)
+        errors = [texel.mse(texel.linearise(pool, weights, fens, [])[0], target, 1.0) for weights in (saddle, found)]
+    set_eval_params(START)
+    assert numpy.all(slopes[:, units].toarray() == 0)     # the saddle: no unit has a slope
+    assert found["king_danger_mg"] > 0 and errors[1] < 0.9 * errors[0]
+
+
 def test_texel_refuses_positions_no_datagen_journal_vouches_for(own_positions, tmp_path):
     pytest.importorskip("scipy", reason="the Texel fit needs the tune extra: pip install '.[tune]'")
     stray = tmp_path / "stray.bin"

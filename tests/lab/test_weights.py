@@ -68,12 +68,20 @@ def check_chain(provenance: dict, made_file: Path) -> None:
     seed, *steps = provenance["steps"]
     assert seed["weights_sha256"] == weights_hash(read_weights(str(HERE / "seed.params")))
     made = seed["weights_sha256"]
+    played_with = set()         # the weights whose games the data so far holds
     while steps:
         step = steps.pop(0)
         if step["step"] == "spsa":
             assert step["start_weights_sha256"] == made
             made = step["output_weights_sha256"]
             continue
+        if step["step"] == "texel":     # a refit: data played earlier in the chain
+            assert step["start"]["weights_sha256"] == made and step["settings"]["search_king_danger"]
+            assert step["inputs"] and all(source["generator"].startswith("pyrope datagen")
+                                          and source["weights_sha256"] in played_with for source in step["inputs"])
+            made = step["output_weights_sha256"]
+            continue
+        played_with.add(made)
         texel = steps.pop(0)
         assert step["step"] == "datagen" and texel["step"] == "texel"
         assert step["weights_sha256"] == made and texel["start"]["weights_sha256"] == made
@@ -122,6 +130,15 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     check_chain(grown, work / "candidate.params")
     assert (work / "data-1" / "journal.jsonl").read_text() == games
     assert shards() and all(path.is_relative_to(work / "data-3") for path in shards())    # only the new fit played
+    # A refit fits earlier steps' data again, from the last weights, the king-danger search first.
+    with (tmp_path / "tiny.recipe").open("a") as recipe:
+        recipe.write("refit data=3\n")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    refitted = json.loads((work / "provenance.json").read_text())
+    assert refitted["steps"][:8] == grown["steps"][:8] and refitted["steps"][8]["step"] == "texel"
+    assert refitted["steps"][8]["start"]["weights_sha256"] == grown["weights_sha256"]
+    check_chain(refitted, work / "fit-4.params")
 
 
 @pytest.mark.parametrize("line, says", [
@@ -133,6 +150,8 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     ("spsa spec=missing.spec depth=3", "line 2: 'depth=3' is not a setting of spsa"),
     ("spsa spec=missing.spec iterations=0", "line 2: iterations must be a positive whole number"),
     ("spsa spec=missing.spec seed=-1", "line 2: seed must be a whole number"),
+    ("refit data=four", "line 2: data must name fits by number"),
+    ("refit", "line 2: refit needs data="),
 ])
 def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
     recipe = tmp_path / "bad.recipe"
@@ -196,7 +215,7 @@ def test_a_missing_recipe_is_one_sentence_and_exit_2(tmp_path):
 
 def test_the_shipped_recipe_reads():
     steps = build.read_recipe(str(HERE / "build.recipe"))
-    assert steps[0][0] == "fit" and ("spsa", {"spec": str(HERE / "spsa.spec")}) in steps
+    assert steps[0][0] == "fit" and {kind for kind, _ in steps} <= set(build.STEP_KEYS)
 
 
 def test_the_gate_counts_the_candidates_games_and_demands_both_bars():

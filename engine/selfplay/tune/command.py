@@ -205,6 +205,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     texel.add_argument("--start", metavar="FILE", help="the weights to start from and pull towards: a parameter "
                        "file or a genome, as EvalFile takes (default: the shipped weights)")
     texel.add_argument("--no-pst", action="store_true", help="keep the piece-square tables")
+    texel.add_argument("--search-king-danger", action="store_true", help="first move the king-danger terms by a "
+                       "search with the evaluation itself (a linear fit cannot leave king_danger 0)")
     texel.add_argument("--min-hits", type=int, default=200, help="positions a free weight must move (default 200)")
     texel.add_argument("--processes", type=console.positive_int, default=os.cpu_count() or 1,
                        help="processes that linearise the evaluation (default: every core)")

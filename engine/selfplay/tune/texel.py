@@ -14,7 +14,10 @@ parameter's exact slope on each position, computed by worker processes because t
 is global to the core), the mean squared error of P(evaluation) against the labels plus a pull
 towards the start weights (`--start`, default the shipped ones) is minimised by L-BFGS within bounds,
 and this is repeated (`--rounds`),
-as king danger and endgame scaling are not linear. The validation games (held out by game,
+as king danger and endgame scaling are not linear. King danger is units^2 x king_danger, so where
+king_danger is 0 every unit's slope is 0 and a linear round cannot leave that saddle (a fit from a
+seed of zeros stays in it): `--search-king-danger` first moves those terms by a coordinate search
+with the evaluation itself, on a quarter of the training positions. The validation games (held out by game,
 trainset.py) choose the pull's strength among `--regularisation` in the first round.
 Writes PARAMS (`name = value`, an EvalFile) and PARAMS.json, its provenance: command, Pyrope's
 revision, each shard's SHA-256 and generator, the settings, the errors before and after, and the
@@ -91,6 +94,26 @@ def linearise(pool, params: dict, fens: list[str], indices: list[int]):
     return numpy.concatenate(base), matrix
 
 
+def search_king_danger(pool, params: dict, fens: list[str], target, k: float) -> dict:
+    """`params` with each king-danger term (NON_NEGATIVE) moved while a step lowers the error of the
+    evaluation itself on `fens`: units by 1 or 2, king_danger by a quarter, a half or a doubling
+    (at least 2, 4 from 0), term after term until no step helps."""
+    names = [name for name in eval_param_names() if name.startswith(NON_NEGATIVE)]
+    best = mse(linearise(pool, params, fens, [])[0], target, k)
+    improved = True
+    while improved:
+        improved = False
+        for name in names:
+            value = params[name]
+            steps = ((-max(2, value // 4), max(2, value // 4), -max(1, value // 2), max(4, value))
+                     if name.startswith("king_danger") else (-1, 1, -2, 2))
+            for trial in sorted({max(0, value + step) for step in steps} - {value}):
+                error = mse(linearise(pool, {**params, name: trial}, fens, [])[0], target, k)
+                if error < best - 1e-9:
+                    best, params, improved = error, {**params, name: trial}, True
+    return params
+
+
 def win_probability(score, k: float):
     import numpy
     return 1.0 / (1.0 + 10.0 ** (-k * numpy.asarray(score) / 400.0))
@@ -157,15 +180,17 @@ def run(args) -> int:
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
         regularisations = list(args.regularisation)
         rounds = console.progress(range(1, args.rounds + 1), desc="texel", unit=" round")
-        for number in rounds:
+        base, _ = linearise(pool, current, fens["train"], [])
+        base_valid, _ = linearise(pool, current, fens["validation"], [])
+        k = fit_k(base, results["train"])
+        target = {part: args.result_weight * results[part]
+                  + (1 - args.result_weight) * win_probability(scores[part], k) for part in results}
+        report["before"] = {"train": mse(base, target["train"], k), "validation": mse(base_valid, target["validation"], k)}
+        if args.search_king_danger:
+            current = search_king_danger(pool, current, fens["train"][::4], target["train"][::4], k)
+        for _ in rounds:
             base, matrix = linearise(pool, current, fens["train"], candidates)
             base_valid, matrix_valid = linearise(pool, current, fens["validation"], candidates)
-            if number == 1:
-                k = fit_k(base, results["train"])
-                target = {part: args.result_weight * results[part]
-                          + (1 - args.result_weight) * win_probability(scores[part], k) for part in results}
-                report["before"] = {"train": mse(base, target["train"], k),
-                                    "validation": mse(base_valid, target["validation"], k)}
             start = numpy.array([current[name] for name in names], dtype=float)
             free = numpy.array([i for i in candidates if matrix[:, i].nnz >= args.min_hits])
             fits = []
@@ -189,7 +214,8 @@ def run(args) -> int:
                   "inputs": [{"path": path, "sha256": digest, **played_by[path]} for path, digest in data.shards.items()],
                   "skipped": data.skipped, "positions": {"train": len(data.train), "validation": len(data.validation)},
                   "settings": {"result_weight": args.result_weight, "rounds": args.rounds, "K": k,
-                               "regularisation": chosen, "free": len(free), "no_pst": args.no_pst},
+                               "regularisation": chosen, "free": len(free), "no_pst": args.no_pst,
+                               "search_king_danger": args.search_king_danger},
                   "error": report, "seconds": round(time.time() - started, 1),
                   "output": {"path": args.output, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}}
     write_atomically(args.output + ".json", (json.dumps(provenance, indent=1) + "\n").encode("utf-8"))
