@@ -61,6 +61,7 @@ cdef class Board:
         cdef StateInfo* states = self.pos.states
         cdef int capacity = self.pos.capacity
         cdef int16_t* nnue_acc = self.pos.nnue_acc
+        cdef void* nnue_cache = self.pos.nnue_cache
         cdef int nnue_slots = self.pos.nnue_slots, nnue_generation = self.pos.nnue_generation
         parsed.states = &root
         parsed.capacity = 1
@@ -71,6 +72,7 @@ cdef class Board:
         self.pos.states = states
         self.pos.capacity = capacity
         self.pos.nnue_acc, self.pos.nnue_slots, self.pos.nnue_generation = nnue_acc, nnue_slots, nnue_generation
+        self.pos.nnue_cache = nnue_cache
         states[0] = root
         self.pos.st = states
         self.history = []
@@ -230,6 +232,18 @@ cdef class Board:
     def nnue_evaluate(self):
         """The loaded net's evaluation (pyrope.nnue_load) in centipawns, side to move's point of view."""
         return py_nnue_evaluate(&self.pos)
+
+    def nnue_walk(self, int depth):
+        """The sum of the loaded net's evaluations over every node of the legal move tree `depth`
+        plies deep, each evaluated after its parent (nnue.pxi's nnue_walk): for timing."""
+        cdef int64_t total
+        if NET.hidden == 0:
+            raise ValueError("no net is loaded (pyrope.nnue_load)")
+        if reserve_plies(&self.pos, depth + 1) < 0 or nnue_reserve(&self.pos) < 0:
+            raise MemoryError()
+        with nogil:
+            total = nnue_evaluate(&self.pos) + nnue_walk(&self.pos, depth)
+        return total
 
     def nnue_accumulators(self, *, refresh=False):
         """The net's (white's, black's) accumulators for this position as lists: as kept up to date

@@ -117,6 +117,15 @@ static inline void nnue_update_columns(int16_t* __restrict acc, const int16_t* _
         for (int j = 0; j < n; j++) acc[j] = (int16_t)(acc[j] - removed[i][j]);
 }
 
+/* One column added to or taken from an accumulator in place (the refresh cache's updates). */
+static inline void nnue_add_column(int16_t* __restrict acc, const int16_t* __restrict column, int n) {
+    for (int j = 0; j < n; j++) acc[j] = (int16_t)(acc[j] + column[j]);
+}
+
+static inline void nnue_sub_column(int16_t* __restrict acc, const int16_t* __restrict column, int n) {
+    for (int j = 0; j < n; j++) acc[j] = (int16_t)(acc[j] - column[j]);
+}
+
 static inline int64_t nnue_crelu_dot(const int16_t* acc, const int16_t* w, int n, int16_t qa) {
     return nnue_dot(acc, w, n, qa, 0);
 }

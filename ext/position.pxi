@@ -73,7 +73,7 @@ cdef struct StateInfo:
     uint8_t dirty_piece[3]
     uint8_t dirty_from[3]
     uint8_t dirty_to[3]
-    uint8_t nnue_ready  # this ply's accumulators are computed, in the position's nnue_acc
+    uint8_t nnue_ready  # bit 1 << perspective: that accumulator of this ply is computed, in nnue_acc
 
 cdef struct Position:
     u64 by_type[7]      # index 0 unused; PAWN..KING
@@ -93,6 +93,7 @@ cdef struct Position:
     int capacity        # number of StateInfo slots in states
     int16_t* nnue_acc   # the net's accumulator pairs, one per state slot, allocated on first use
     int nnue_slots      # state slots nnue_acc has room for
+    void* nnue_cache    # the net's refresh cache: per perspective and king bucket, an accumulator and its pieces
     int nnue_generation # the net they were computed with (nnue.pxi)
 
 cdef u64 PSQ_KEY[16][64]
@@ -416,6 +417,7 @@ cdef int copy_position(Position* dst, Position* src, int extra_plies) noexcept n
     dst.capacity = used + extra_plies
     # The accumulators stay with src: dst computes its own when it first needs them.
     dst.nnue_acc = NULL
+    dst.nnue_cache = NULL
     dst.nnue_slots = 0
     for i in range(used):
         states[i].nnue_ready = 0

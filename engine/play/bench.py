@@ -11,7 +11,7 @@ from typing import Callable
 
 from .. import console
 from .._core import Board, Search
-from ..nnue import loader
+from ..nnue import loader, netfile
 from .options import HASH, THREADS
 
 DEFAULT_DEPTH = 11
@@ -103,6 +103,7 @@ EXAMPLES = """\
 examples:
   pyrope bench                 depth 11, one thread, 16 MB, the shipped net
   pyrope bench --handcrafted   the same with the hand-crafted evaluation
+  pyrope bench --net my.nnue   the same with another net
   pyrope bench 13 --threads 2 --hash 64"""
 
 
@@ -115,12 +116,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"search threads, {THREADS.minimum}-{THREADS.maximum} (default %(default)s)")
     parser.add_argument("--hash", type=console.int_range(HASH.minimum, HASH.maximum), default=HASH.default,
                         help=f"hash table in MB, {HASH.minimum}-{HASH.maximum} (default %(default)s)")
-    parser.add_argument("--handcrafted", action="store_true",
-                        help="evaluate with the hand-crafted evaluation instead of the shipped net")
+    evaluation = parser.add_mutually_exclusive_group()
+    evaluation.add_argument("--handcrafted", action="store_true",
+                            help="evaluate with the hand-crafted evaluation instead of the shipped net")
+    evaluation.add_argument("--net", metavar="FILE", help="evaluate with this net file (as NNUEFile loads) "
+                            "instead of the shipped net: its speed, its signature")
 
 
 def run(args: argparse.Namespace) -> int:
-    loader.load(None if args.handcrafted else str(loader.DEFAULT_NET))
-    print(f"Evaluation: {'hand-crafted' if args.handcrafted else loader.DEFAULT_NET}", flush=True)
+    net = None if args.handcrafted else args.net or str(loader.DEFAULT_NET)
+    try:
+        loader.load(net)
+    except netfile.NetFileError as error:
+        raise console.InputError(str(error)) from None
+    print(f"Evaluation: {net or 'hand-crafted'}", flush=True)
     run_bench(lambda line: print(line, flush=True), args.depth, args.threads, args.hash)
     return 0

@@ -16,6 +16,10 @@ DEFAULTS = {
     "hidden": 256,
     # SCReLU: squared clipping learns more from the same accumulator size at the cost of one multiply.
     "activation": "screlu",
+    # One king bucket and one output: the shipped net's shape, until an SPRT says a larger one plays
+    # better (docs/nnue.md, "The network").
+    "king_buckets": "none",
+    "output_buckets": 1,
     # A quarter of the target from the game result: it adds what a 5000-node search misses, but a
     # single game's result is noisy for any one of its positions.
     "wdl": 0.25,
@@ -54,6 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="accumulator size per perspective (default %(default)s)")
     parser.add_argument("--activation", choices=netfile.ACTIVATIONS, default=DEFAULTS["activation"],
                         help="clipped ReLU or squared clipped ReLU (default %(default)s)")
+    parser.add_argument("--king-buckets", choices=netfile.LAYOUTS, default=DEFAULTS["king_buckets"],
+                        help="copies of the 768 piece inputs by the square of each side's own king: none; "
+                             "mirrored (files e-h seen as a-d); 4, 8 or 16 buckets, mirrored "
+                             "(docs/nnue.md draws them; default %(default)s)")
+    parser.add_argument("--output-buckets", type=int, choices=netfile.OUTPUT_BUCKETS, default=DEFAULTS["output_buckets"],
+                        help="output neurons chosen by the number of pieces on the board (default %(default)s)")
     parser.add_argument("--wdl", type=console.fraction, default=DEFAULTS["wdl"], metavar="LAMBDA",
                         help="the target's share of the game result: 0 search score only, 1 result only "
                              "(default %(default)s)")

@@ -26,12 +26,12 @@ import torch
 from .. import console
 from ..data import revision
 from ..nnue import netfile, reference
-from ..nnue.features import PAD, features
+from ..nnue.features import features, output_buckets
 from . import trainset
 from .network import Network
 
-FINGERPRINT = ["hidden", "activation", "wdl", "scale", "epochs", "batch_size", "lr", "lr_end", "weight_decay",
-               "validation", "seed", "mirror"]
+FINGERPRINT = ["hidden", "activation", "king_buckets", "output_buckets", "wdl", "scale", "epochs", "batch_size",
+               "lr", "lr_end", "weight_decay", "validation", "seed", "mirror"]
 PARTIAL = "partial.pt"      # the checkpoint within an epoch, removed once the epoch's own is written
 CHECK_POSITIONS = 2000      # validation positions on which the quantised net is compared with the float one
 
@@ -45,26 +45,29 @@ def sidecar(output: str, suffix: str) -> str:
     return os.path.splitext(output)[0] + suffix
 
 
-def batches(records: numpy.ndarray, targets: numpy.ndarray, size: int, order: numpy.ndarray | None = None,
-            mirrored: numpy.ndarray | None = None):
-    """(own features, other features, targets) tensors for each batch of `records`, or of the
-    records `order` lists, in that order; where `mirrored` (by position in `order`) is true, the
-    position's files are swapped (a feature's square is its low 6 bits, its file the low 3)."""
+def architecture(args: argparse.Namespace) -> tuple[netfile.InputLayout, int]:
+    """The run's input layout and output bucket count."""
+    return netfile.LAYOUTS[args.king_buckets], args.output_buckets
+
+
+def batches(records: numpy.ndarray, targets: numpy.ndarray, size: int, layout: netfile.InputLayout,
+            buckets: int, order: numpy.ndarray | None = None, mirrored: numpy.ndarray | None = None):
+    """(own features, other features, output buckets, targets) tensors for each batch of `records`,
+    or of the records `order` lists, in that order; where `mirrored` (by position in `order`) is
+    true, the position is seen with its files swapped."""
     for start in range(0, len(records) if order is None else len(order), size):
         chosen = slice(start, start + size) if order is None else order[start:start + size]
-        own, other = features(records[chosen])
-        if mirrored is not None:
-            flip = mirrored[start:start + size, None]
-            own = numpy.where(flip & (own != PAD), own ^ 7, own)
-            other = numpy.where(flip & (other != PAD), other ^ 7, other)
-        yield torch.from_numpy(own), torch.from_numpy(other), torch.from_numpy(targets[chosen])
+        batch = records[chosen]
+        own, other = features(batch, layout, None if mirrored is None else mirrored[start:start + size])
+        yield (torch.from_numpy(own), torch.from_numpy(other), torch.from_numpy(output_buckets(batch, buckets)),
+               torch.from_numpy(targets[chosen]))
 
 
 def mean_loss(model, records: numpy.ndarray, targets: numpy.ndarray, size: int) -> float:
     total = 0.0
     with torch.no_grad():
-        for own, other, target in batches(records, targets, size):
-            total += float(((torch.sigmoid(model(own, other)) - target) ** 2).sum())
+        for own, other, bucket, target in batches(records, targets, size, model.layout, model.output_buckets):
+            total += float(((torch.sigmoid(model(own, other, bucket)) - target) ** 2).sum())
     return total / max(1, len(records))
 
 
@@ -138,9 +141,10 @@ def quantisation_error(model, net: netfile.Net, records: numpy.ndarray, scale: i
     sample = records[:CHECK_POSITIONS]
     if not len(sample):
         return 0.0
-    own, other = features(sample)
+    own, other = features(sample, model.layout)
+    bucket = output_buckets(sample, model.output_buckets)
     with torch.no_grad():
-        floats = model(torch.from_numpy(own), torch.from_numpy(other)).double().numpy() * scale
+        floats = model(torch.from_numpy(own), torch.from_numpy(other), torch.from_numpy(bucket)).double().numpy() * scale
     return float(numpy.abs(floats - reference.evaluate_records(net, sample)).mean())
 
 
@@ -161,7 +165,7 @@ def train(args: argparse.Namespace) -> None:
           f"wdl {args.wdl}, {args.epochs} epochs of batches of {args.batch_size}, {args.threads} threads", flush=True)
 
     torch.manual_seed(args.seed)
-    model = Network(args.hidden, args.activation)
+    model = Network(args.hidden, args.activation, *architecture(args))
     if init is not None:
         try:
             model.load(init, args.scale)
@@ -214,11 +218,12 @@ def train_epoch(args, model, optimiser, records, targets, epoch: int, resumed: d
     done = min(len(records), first * args.batch_size)
     bar = console.progress(total=len(records), initial=done, unit="pos", unit_scale=True,
                            desc=f"epoch {epoch + 1}/{args.epochs}")
-    for step, (own, other, target) in enumerate(batches(records, targets, args.batch_size, order[done:],
-                                                           None if mirrored is None else mirrored[done:]), first):
+    for step, (own, other, bucket, target) in enumerate(batches(
+            records, targets, args.batch_size, model.layout, model.output_buckets, order[done:],
+            None if mirrored is None else mirrored[done:]), first):
         for group in optimiser.param_groups:
             group["lr"] = learning_rate(args, (epoch * steps + step) / (args.epochs * steps))
-        loss = ((torch.sigmoid(model(own, other)) - target) ** 2).mean()
+        loss = ((torch.sigmoid(model(own, other, bucket)) - target) ** 2).mean()
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()

@@ -1,7 +1,8 @@
 """The core's net inference (ext/nnue.pxi) against pyrope.nnue.reference, the NumPy forward pass
-that defines it: equal values, exactly, over random games; and the accumulators it keeps move by
-move (lazily, from the pieces each move changed) equal to a full refresh after pushes, pops and
-null moves."""
+that defines it: equal values, exactly, over random games, for the shipped shape and for king
+buckets (mirrored) with output buckets; and the accumulators it keeps move by move (lazily, from the
+pieces each move changed, and from the refresh cache when a king changes bucket) equal to a full
+refresh after pushes, pops and null moves."""
 import random
 import re
 import subprocess
@@ -41,13 +42,15 @@ def reference_values(net, fens):
     return reference.evaluate_records(net, records).tolist()
 
 
-@pytest.mark.parametrize("hidden, activation, out_range, games", [
-    (16, "screlu", 127, 25), (32, "screlu", 127, 25), (40, "crelu", 127, 25),
-    (256, "screlu", 127, 125),      # the shipped shape: 10,000+ positions
-    (256, "screlu", 32767, 25),     # output weights beyond any trained net's: exact sums in short chunks
+@pytest.mark.parametrize("hidden, activation, out_range, games, layout, outputs", [
+    (16, "screlu", 127, 25, "none", 1), (32, "screlu", 127, 25, "none", 1), (40, "crelu", 127, 25, "none", 1),
+    (256, "screlu", 127, 125, "none", 1),       # the shipped shape: 10,000+ positions
+    (256, "screlu", 32767, 25, "none", 1),      # output weights beyond any trained net's: exact sums in short chunks
+    (64, "screlu", 127, 125, "16", 8),          # king and output buckets: 10,000+ positions
+    (32, "screlu", 127, 25, "mirrored", 2), (48, "crelu", 127, 25, "4", 4), (32, "screlu", 127, 25, "8", 1),
 ])
-def test_core_equals_reference_over_random_games(hidden, activation, out_range, games):
-    net = random_net(hidden, activation, seed=hidden, out_range=out_range)
+def test_core_equals_reference_over_random_games(hidden, activation, out_range, games, layout, outputs):
+    net = random_net(hidden, activation, seed=hidden, out_range=out_range, layout=layout, outputs=outputs)
     _core.nnue_load(net)
     fens, values = [], []
     features = {"en passant": 0, "promotion": 0, "black to move": 0}
@@ -70,8 +73,8 @@ def test_core_equals_reference_over_random_games(hidden, activation, out_range, 
 
 
 def test_core_equals_reference_in_chess960_and_after_a_reload():
-    for seed in (3, 4):
-        net = random_net(64, seed=seed)
+    for seed, layout in ((3, "none"), (4, "16")):
+        net = random_net(64, seed=seed, layout=layout, outputs=4)
         _core.nnue_load(net)
         fens = [board.fen() for board in random_game_boards(seed=seed, games=4, chess960=True)]
         # Each position set up from its FEN (a full refresh), each twice (the second from the stored pair).
@@ -83,15 +86,26 @@ def test_core_equals_reference_in_chess960_and_after_a_reload():
         assert values == reference_values(net, fens)
 
 
+def king_slot(layout, color, square):
+    """Which refresh-cache entry a king of `color` on `square` uses: its bucket and board half."""
+    seen = square if color == chess.WHITE else chess.square_mirror(square)
+    return layout.buckets[seen], layout.mirrored and chess.square_file(seen) >= 4
+
+
 @pytest.mark.parametrize("chess960", [False, True])
-def test_incremental_accumulators_equal_a_full_refresh(request, chess960):
+@pytest.mark.parametrize("layout", ["none", "16"])
+def test_incremental_accumulators_equal_a_full_refresh(request, chess960, layout):
     """Random games (500 a variant; 5,000 with --runslow) walked with pushes, pops and null moves;
-    castling (Chess960's king-takes-rook too), captures, promotions and en passant all occur. The
-    accumulators are compared with a full refresh after every step in odd games, and in even ones
-    at a random quarter of the steps, so that there the lazy update spans several moves."""
-    _core.nnue_load(random_net(48, seed=7))
+    castling (Chess960's king-takes-rook too), captures, promotions, en passant and (with king
+    buckets) kings crossing into another bucket or board half all occur. The accumulators are
+    compared with a full refresh after every step in odd games, and in even ones at a random
+    quarter of the steps, so that there the lazy update spans several moves."""
+    net = random_net(48, seed=7, layout=layout)
+    _core.nnue_load(net)
     rng = random.Random(7 + chess960)
     kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0, "null": 0, "pop": 0}
+    if layout != "none":
+        kinds["king crossing"] = 0
     games = 5000 if request.config.getoption("--runslow") else 500
     for game in range(games):
         mirror = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
@@ -117,11 +131,35 @@ def test_incremental_accumulators_equal_a_full_refresh(request, chess960):
                 kinds["en passant"] += mirror.is_en_passant(move)
                 kinds["promotion"] += move.promotion is not None
                 kinds["capture"] += mirror.is_capture(move)
+                if layout != "none" and mirror.piece_type_at(move.from_square) == chess.KING:
+                    after = mirror.copy(stack=False)
+                    after.push(move)
+                    kinds["king crossing"] += (king_slot(net.layout, mirror.turn, mirror.king(mirror.turn))
+                                               != king_slot(net.layout, mirror.turn, after.king(mirror.turn)))
                 board.push(mirror.uci(move, chess960=chess960))
                 mirror.push(move)
             if game % 2 or rng.random() < 0.25:
                 assert board.nnue_accumulators() == board.nnue_accumulators(refresh=True), (game, step, board.fen())
     assert min(kinds.values()) >= 50, kinds
+
+
+def test_the_speed_walk_sums_the_reference_over_the_move_tree():
+    """Board.nnue_walk, bench/nnue_speed.py's probe, evaluates every node of the legal move tree
+    (Kiwipete: castling both ways, en passant and king moves across buckets two plies deep)."""
+    net = random_net(32, seed=12, layout="16", outputs=8)
+    _core.nnue_load(net)
+    root = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    fens = [root.fen()]
+    for move in root.legal_moves:
+        root.push(move)
+        fens.append(root.fen())
+        for reply in root.legal_moves:
+            root.push(reply)
+            fens.append(root.fen())
+            root.pop()
+        root.pop()
+    assert len(fens) == 1 + 48 + 2039
+    assert pyrope.Board(root.fen()).nnue_walk(2) == sum(reference_values(net, fens))
 
 
 def test_a_copied_board_and_a_new_position_keep_their_own_accumulators():

@@ -18,10 +18,11 @@ import numpy
 import pytest
 
 from engine_command import PYROPE
+from nnue_nets import random_net
 from test_datagen import random_positions
 from pyrope import cli
 from pyrope.nnue import netfile, reference
-from pyrope.nnue.features import INPUTS, PAD, features
+from pyrope.nnue.features import features, output_buckets
 from pyrope.nnue import dataset
 from pyrope.selfplay import trainset
 
@@ -38,24 +39,53 @@ def records_of(boards: list[chess.Board]) -> numpy.ndarray:
     return numpy.frombuffer(data, dtype=dataset.record_dtype())
 
 
-def slow_features(board: chess.Board, perspective: chess.Color) -> list[int]:
-    """The definition, one piece at a time: own pieces first, squares mirrored for black."""
+# docs/nnue.md's "16" layout as it draws it (ranks 8 to 1, files a-d; e-h mirror them), written out
+# here rather than taken from netfile.LAYOUTS.
+DRAWN_16 = ["14 14 15 15", "14 14 15 15", "12 12 13 13", "12 12 13 13", "10 10 11 11", "8 8 9 9",
+            "4 5 6 7", "0 1 2 3"]
+
+
+def drawn_bucket(square: int) -> int:
+    """The "16" layout's bucket of a king on `square` (as its side sees it), from DRAWN_16."""
+    rank, file = chess.square_rank(square), chess.square_file(square)
+    return int(DRAWN_16[7 - rank].split()[min(file, 7 - file)])
+
+
+def slow_features(board: chess.Board, perspective: chess.Color, layout: str = "none") -> list[int]:
+    """The definition, one piece at a time: own pieces first, squares mirrored for black; with a
+    layout, the bucket of the perspective's own king and, on files e-h, squares mirrored left to right."""
+    def seen(square):
+        return square if perspective == chess.WHITE else chess.square_mirror(square)
+    king = seen(board.king(perspective))
+    offset = 768 * drawn_bucket(king) if layout == "16" else 0
+    flip = layout in ("16", "mirrored") and chess.square_file(king) >= 4
     indices = []
     for square, piece in board.piece_map().items():
-        relative = square if perspective == chess.WHITE else chess.square_mirror(square)
-        indices.append((piece.color != perspective) * 384 + (piece.piece_type - 1) * 64 + relative)
+        relative = seen(square) ^ (7 if flip else 0)
+        indices.append(offset + (piece.color != perspective) * 384 + (piece.piece_type - 1) * 64 + relative)
     return sorted(indices)
 
 
-def test_features_match_python_chess_from_both_perspectives():
+@pytest.mark.parametrize("layout", ["none", "mirrored", "16"])
+def test_features_match_python_chess_from_both_perspectives(layout):
     boards = random_positions(400, seed=5)
-    own, other = features(records_of(boards))
+    shape = netfile.LAYOUTS[layout]
+    own, other = features(records_of(boards), shape)
     assert own.shape == other.shape == (400, 32)
     for board, mover, waiting in zip(boards, own, other):
-        assert sorted(mover[mover != PAD]) == slow_features(board, board.turn)
-        assert sorted(waiting[waiting != PAD]) == slow_features(board, not board.turn)
-    # Unmoved rooks (castling rights) and en-passant squares were among them.
+        assert sorted(mover[mover != shape.inputs]) == slow_features(board, board.turn, layout)
+        assert sorted(waiting[waiting != shape.inputs]) == slow_features(board, not board.turn, layout)
+    # Unmoved rooks (castling rights) and en-passant squares were among them, and kings on both halves.
     assert any(board.castling_rights for board in boards) and any(board.ep_square for board in boards)
+    assert {chess.square_file(board.king(chess.WHITE)) >= 4 for board in boards} == {False, True}
+
+
+def test_output_buckets_count_the_pieces():
+    boards = random_positions(400, seed=9)
+    for count in netfile.OUTPUT_BUCKETS:
+        expected = [(len(board.piece_map()) - 2) // (32 // count) for board in boards]
+        assert output_buckets(records_of(boards), count).tolist() == expected
+    assert len({len(board.piece_map()) for board in boards}) > 10
 
 
 @needs_torch
@@ -66,35 +96,34 @@ def test_mirrored_batches_hold_the_file_mirrored_positions():
     mirrored = numpy.arange(len(boards)) % 3 == 0
     order = numpy.random.default_rng(2).permutation(len(boards))
     seen = 0
-    for own, other, _ in batches(records, numpy.zeros(len(boards), dtype=numpy.float32), 64, order, mirrored[order]):
-        for mover, waiting in zip(own.numpy(), other.numpy()):
+    pad = netfile.LAYOUTS["none"].inputs
+    for own, other, bucket, _ in batches(records, numpy.zeros(len(boards), dtype=numpy.float32), 64,
+                                         netfile.LAYOUTS["none"], 4, order, mirrored[order]):
+        for mover, waiting, chosen in zip(own.numpy(), other.numpy(), bucket.numpy()):
             index = order[seen]
             board = boards[index].transform(chess.flip_horizontal) if mirrored[index] else boards[index]
-            assert sorted(mover[mover != PAD]) == slow_features(board, board.turn)
-            assert sorted(waiting[waiting != PAD]) == slow_features(board, not board.turn)
+            assert sorted(mover[mover != pad]) == slow_features(board, board.turn)
+            assert sorted(waiting[waiting != pad]) == slow_features(board, not board.turn)
+            assert chosen == (len(board.piece_map()) - 2) // 8
             seen += 1
     assert seen == len(boards)
 
 
-def random_net(hidden: int, activation: str, seed: int) -> netfile.Net:
-    rng = numpy.random.default_rng(seed)
-    return netfile.Net(hidden, activation, rng.integers(-300, 300, (INPUTS, hidden)).astype("<i2"),
-                       rng.integers(-300, 300, hidden).astype("<i2"), rng.integers(-127, 128, (2, hidden)).astype("<i2"),
-                       int(rng.integers(-20000, 20000)))
-
-
 def assert_same_net(a: netfile.Net, b: netfile.Net) -> None:
-    assert (a.hidden, a.activation, a.out_bias, a.qa, a.qb, a.scale) == (b.hidden, b.activation, b.out_bias, b.qa, b.qb, b.scale)
+    assert (a.hidden, a.activation, tuple(a.out_bias), a.qa, a.qb, a.scale, a.layout, a.output_buckets) \
+        == (b.hidden, b.activation, tuple(b.out_bias), b.qa, b.qb, b.scale, b.layout, b.output_buckets)
     for name in ("ft_weights", "ft_bias", "out_weights"):
         assert numpy.array_equal(getattr(a, name), getattr(b, name))
 
 
 def test_net_file_round_trips(tmp_path):
-    for activation in netfile.ACTIVATIONS:
-        net = random_net(24, activation, seed=1)
-        path = tmp_path / f"{activation}.nnue"
+    for activation, layout, outputs in (("crelu", "none", 1), ("screlu", "none", 1), ("screlu", "16", 8),
+                                        ("screlu", "mirrored", 2)):
+        net = random_net(24, activation, seed=1, layout=layout, outputs=outputs)
+        path = tmp_path / f"{activation}-{layout}.nnue"
         data = netfile.write(str(path), net)
-        assert data[:8] == b"PYRNNUE\0" and len(data) == netfile.HEADER_SIZE + netfile.payload_size(24)
+        assert data[:8] == b"PYRNNUE\0" and len(data) == netfile.HEADER_SIZE + netfile.payload_size(
+            24, net.layout.inputs, outputs)
         assert_same_net(netfile.read(str(path)), net)
         # The reference takes a net as read() gives it (memoryviews), as docs/nnue.md shows.
         fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -102,15 +131,35 @@ def test_net_file_round_trips(tmp_path):
 
 
 def test_net_file_layout_is_the_documented_one():
-    """docs/nnue.md's table, byte by byte: a 64-byte header (CRC-32 at 60) and the payload from 64."""
-    net = random_net(24, "screlu", seed=3)
+    """docs/nnue.md's table, byte by byte: a 64-byte header (CRC-32 at 60), the king-bucket map
+    from 64, the arrays from 128."""
+    net = random_net(24, "screlu", seed=3, layout="16", outputs=4)
     data = netfile.to_bytes(net)
-    assert len(data) == 64 + 2 * (768 * 24 + 24 + 2 * 24) + 4
-    assert data[:8] == b"PYRNNUE\0" and data[40:60] == bytes(20)
-    assert struct.unpack_from("<8I", data, 8) == (1, 768, 24, 1, 255, 128, 400, len(data) - 64)
+    assert len(data) == 64 + 64 + 2 * (16 * 768 * 24 + 24 + 2 * 4 * 24) + 4 * 4
+    assert data[:8] == b"PYRNNUE\0" and data[52:60] == bytes(8)
+    assert struct.unpack_from("<11I", data, 8) == (2, 16 * 768, 24, 1, 255, 128, 400, len(data) - 64, 16, 4, 1)
     assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60] + data[64:])
-    assert struct.unpack_from("<24h", data, 64 + 2 * 24 * 5) == tuple(int(v) for v in net.ft_weights[5])
-    assert struct.unpack_from("<i", data, len(data) - 4)[0] == net.out_bias
+    assert [data[64 + square] for square in range(64)] == [drawn_bucket(square) for square in range(64)]
+    assert struct.unpack_from("<24h", data, 128 + 2 * 24 * 5) == tuple(int(v) for v in net.ft_weights[5])
+    assert struct.unpack_from("<4i", data, len(data) - 16) == net.out_bias
+
+
+def version_1_file(net: netfile.Net) -> bytes:
+    """A net as files were written before king buckets (docs/nnue.md's version 1): 20 reserved
+    bytes after the payload size, the arrays straight after the header."""
+    payload = b"".join(numpy.ascontiguousarray(array, dtype="<i2").tobytes()
+                       for array in (net.ft_weights, net.ft_bias, net.out_weights)) + struct.pack("<i", net.out_bias[0])
+    header = b"PYRNNUE\0" + struct.pack("<8I", 1, 768, net.hidden, 1, 255, 64, 250, len(payload)) + bytes(20)
+    return header + struct.pack("<I", zlib.crc32(header + payload)) + payload
+
+
+def test_a_version_1_net_reads_as_one_bucket():
+    net = random_net(16, "screlu", seed=4)
+    read = netfile.from_bytes(version_1_file(net))
+    assert (read.layout, read.output_buckets, read.qb, read.scale) == (netfile.LAYOUTS["none"], 1, 64, 250)
+    for name in ("ft_weights", "ft_bias", "out_weights"):
+        assert numpy.array_equal(getattr(read, name), getattr(net, name))
+    assert read.out_bias == net.out_bias
 
 
 def test_net_file_faults_are_named(tmp_path):
@@ -120,7 +169,7 @@ def test_net_file_faults_are_named(tmp_path):
         with pytest.raises(netfile.NetFileError, match=words):
             netfile.from_bytes(changed, "x.nnue")
 
-    for offset in (40, netfile.HEADER_SIZE, netfile.HEADER_SIZE + 1000, len(data) - 1):    # header reserve, payload
+    for offset in (52, netfile.HEADER_SIZE, netfile.HEADER_SIZE + 1000, len(data) - 1):    # header reserve, map, payload
         damaged = bytearray(data)
         damaged[offset] ^= 0x10
         refused(bytes(damaged), r"x\.nnue is damaged: its CRC-32")
@@ -131,10 +180,22 @@ def test_net_file_faults_are_named(tmp_path):
 
     def with_field(offset: int, value: int) -> bytes:
         return data[:offset] + struct.pack("<I", value) + data[offset + 4:]
-    refused(with_field(8, 2), "version 2 net")
+    refused(with_field(8, 3), "version 3 net")
     refused(with_field(12, 640), "another architecture: 640 inputs")
     refused(with_field(20, 7), "activation code 7")
-    refused(with_field(16, 16), "16 hidden needs")
+    refused(with_field(44, 3), "3 outputs")
+    refused(with_field(48, 2), "flags 2")
+    refused(with_field(16, 16), "this architecture needs")
+
+    def with_map(buckets: list[int], mirrored: bool) -> bytes:
+        body = bytearray(data)
+        body[48:52] = struct.pack("<I", int(mirrored))
+        body[64:128] = bytes(buckets)
+        return bytes(body[:60]) + struct.pack("<I", zlib.crc32(bytes(body[:60] + body[64:]))) + bytes(body[64:])
+    refused(with_map([1] * 64, False), "bad king-bucket map: its king-bucket map leaves a bucket unused")
+    refused(with_map(list(range(64)), False), "bad king-bucket map: its king-bucket map is not 64 buckets")
+    refused(with_map([0] * 63 + [1], True), "mirrored but not the same on files e-h")
+    refused(with_map([0] * 63 + [1], False), "its map has 2 king buckets, its header 1")
     with pytest.raises(netfile.NetFileError, match="cannot read the net file .*missing.nnue"):
         netfile.read(str(tmp_path / "missing.nnue"))
 
@@ -147,8 +208,8 @@ def test_reference_is_symmetric_and_by_hand():
             == reference.evaluate(net, dataset.encode(board.fen(), -77, "0-1"))
     # One hidden unit, kings only: an accumulator is 100 plus 50 for the mover's own king on e1 (as
     # seen by it) plus 400 for the other king on e8, clipped at QA = 255; QB = 64 as older nets have.
-    net = netfile.Net(1, "crelu", numpy.zeros((INPUTS, 1), "<i2"), numpy.array([100], "<i2"),
-                      numpy.array([[64], [-32]], "<i2"), 1000, qa=255, qb=64)
+    net = netfile.Net(1, "crelu", numpy.zeros((768, 1), "<i2"), numpy.array([100], "<i2"),
+                      numpy.array([[64], [-32]], "<i2"), (1000,), qa=255, qb=64)
     net.ft_weights[5 * 64 + chess.E1] = 50
     net.ft_weights[384 + 5 * 64 + chess.E8] = 400
     fen = "4k3/8/8/8/8/8/8/3K4 {} - - 0 1"     # white sees the black king on e8; black sees its own on "e1"
@@ -209,13 +270,19 @@ def test_without_torch_the_command_names_the_extra(monkeypatch, capsys, tmp_path
 
 
 @needs_torch
-@pytest.mark.parametrize("activation", netfile.ACTIVATIONS)
-def test_quantised_reference_tracks_the_float_model(activation):
+@pytest.mark.parametrize("activation, layout, outputs", [("crelu", "none", 1), ("screlu", "none", 1),
+                                                         ("screlu", "16", 4)])
+def test_quantised_reference_tracks_the_float_model(activation, layout, outputs):
+    """With king buckets the factorised weights (a shared column plus each bucket's own) quantise
+    to their sums."""
     from pyrope.selfplay.network import Network
     torch.manual_seed(4)
-    model = Network(64, activation)
+    model = Network(64, activation, netfile.LAYOUTS[layout], outputs)
     with torch.no_grad():       # weights of a trained net's size, not the small initial ones
         model.ft.weight.uniform_(-0.3, 0.3)
+        if model.factor is not None:
+            model.ft.weight.mul_(0.5)
+            model.factor.weight.uniform_(-0.15, 0.15)
         model.ft_bias.uniform_(-0.3, 0.6)
         model.out.weight.uniform_(-1.0, 1.0)
     model.clip()
@@ -223,22 +290,21 @@ def test_quantised_reference_tracks_the_float_model(activation):
     # Clipped output weights stay within 127, which the core's SCReLU needs (QA * w inside int16).
     assert numpy.abs(net.out_weights).max() == 127 and net.qb == netfile.QB
     records = records_of(random_positions(300, seed=8))
-    own, other = torch.from_numpy(features(records)[0]), torch.from_numpy(features(records)[1])
+    own, other = (torch.from_numpy(indices) for indices in features(records, model.layout))
+    bucket = torch.from_numpy(output_buckets(records, model.output_buckets))
     quantised = reference.evaluate_records(net, records)
 
     def float_centipawns() -> numpy.ndarray:
         with torch.no_grad():
-            return model(own, other).double().numpy() * 400
+            return model(own, other, bucket).double().numpy() * 400
     floats = float_centipawns()
     assert numpy.abs(floats).mean() > 200        # evaluations large enough for the comparison to mean something
     # Rounding the weights (output weights to 1/QB) moves evaluations by some cp...
     assert numpy.abs(floats - quantised).mean() < 15
     # ...and with those rounded weights in the float model, only the integer truncations are left.
     with torch.no_grad():
-        model.ft.weight[:INPUTS] = torch.from_numpy(net.ft_weights / netfile.QA)
-        model.ft_bias[:] = torch.from_numpy(net.ft_bias / netfile.QA)
-        model.out.weight[:] = torch.from_numpy(net.out_weights.reshape(1, -1) / netfile.QB)
-        model.out.bias[:] = net.out_bias / (netfile.QA * netfile.QB)
+        model.load(net, 400)
+    assert model.factor is None or not model.factor.weight.any()
     assert numpy.abs(float_centipawns() - quantised).max() < 1.1
 
 
@@ -283,6 +349,31 @@ def test_training_lowers_the_validation_loss_and_writes_its_records(positions, t
     assert (tmp_path / "tiny.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(path.name for path in (tmp_path / "tiny.checkpoints").iterdir()) == \
         ["epoch-001.pt", "epoch-002.pt", "epoch-003.pt"]
+
+
+@needs_torch
+def test_a_net_with_king_and_output_buckets_trains_and_the_core_plays_it(positions, tmp_path):
+    """The factorised 4-bucket net with 2 outputs learns, and its file is read by the core, whose
+    evaluations equal the reference's (tests/chess/test_nnue.py compares them over random games).
+    On 10,000 positions its 50,000 input weights mostly memorise (training loss 0.009 where the
+    one-bucket net's is 0.027), so its validation loss falls by some 6%, not the tenth of the
+    one-bucket net's test."""
+    import pyrope
+    from pyrope import _core
+    net = tmp_path / "buckets.nnue"
+    assert train(positions, net, "--king-buckets", "4", "--output-buckets", "2") == 0
+    provenance = json.loads((tmp_path / "buckets.json").read_text())
+    assert provenance["settings"]["king_buckets"] == "4" and provenance["settings"]["output_buckets"] == 2
+    assert provenance["final"]["validation_loss"] < 0.97 * provenance["untrained_validation_loss"]
+    assert provenance["quantisation_error_cp"] < 10
+    read = netfile.read(str(net))
+    assert (read.layout, read.output_buckets) == (netfile.LAYOUTS["4"], 2)
+    fens = [board.fen() for board in random_positions(200, seed=11)]
+    _core.nnue_load(read)
+    try:
+        assert [pyrope.Board(fen).nnue_evaluate() for fen in fens] == [reference.evaluate(read, fen) for fen in fens]
+    finally:
+        _core.nnue_unload()
 
 
 @needs_torch
@@ -370,5 +461,8 @@ def test_init_starts_from_the_given_net(positions, tmp_path, capsys):
     # A net of another shape, or no net at all, is named and refused.
     assert train(positions, tmp_path / "wide.nnue", "--hidden", "32", "--init", str(first)) == 2
     assert f"--init {first} is a 16 screlu net, where this run trains 32 screlu" in capsys.readouterr().err
+    assert train(positions, tmp_path / "kings.nnue", "--king-buckets", "4", "--output-buckets", "8", "--init", str(first)) == 2
+    assert (f"--init {first} is a 16 screlu net, where this run trains 16 screlu, 4 king buckets mirrored, "
+            "8 outputs") in capsys.readouterr().err
     assert train(positions, tmp_path / "none.nnue", "--init", str(tmp_path / "missing.nnue")) == 2
     assert "cannot read the net file" in capsys.readouterr().err
