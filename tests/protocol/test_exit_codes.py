@@ -11,7 +11,7 @@ The work failing (1) is the work run and failing, or finding the faults it looks
 and `mill db verify` meeting a damaged table (their job is to check the tables, so a damaged one is
 what they report, where `tb probe` calls the same file bad input), an output that cannot be written.
 
-perft and bench read no files: they have no missing-input case. Each case is one process of about a
+perft reads no files: it has no missing-input case. Each case is one process of about a
 second at most; every subcommand has a usage or bad-value case, and all but the long runs (train,
 evolve, tune: their own tests) and serve (it runs until Ctrl-C: tests/web) a successful one.
 """
@@ -82,6 +82,7 @@ MISSING_INPUT = {
     "kriegspiel model": ["kriegspiel", "model", "{missing}", "--out", "{tmp}/out.model"],
     "datagen --openings": ["datagen", "--positions", "1", "--out", "{tmp}/data", "--openings", "{missing}"],
     "datagen --net": ["datagen", "--positions", "1", "--out", "{tmp}/data", "--net", "{missing}"],
+    "bench --net": ["bench", "1", "--net", "{missing}"],
     "train": pytest.param(["train", "{missing}", "-o", "{tmp}/out.nnue"], marks=needs("torch", "train")),
     "evolve": ["evolve", "{missing}"],
     "evolve --resume": ["evolve", "--resume", "{missing}"],
@@ -108,6 +109,7 @@ BAD_VALUE = {
     "kriegspiel play --fen": ["kriegspiel", "play", "--fen", "nonsense"],
     "kriegspiel match of a player": ["kriegspiel", "match", "--white", "bogus", "--black", "random"],
     "kriegspiel model of a file that is not PGN": ["kriegspiel", "model", "{garbage}", "--out", "{tmp}/out.model"],
+    "bench --net of a file that is not a net": ["bench", "1", "--net", "{garbage}"],
     "datagen --random-plies": ["datagen", "--positions", "1", "--out", "{tmp}/data", "--random-plies", "-1"],
     "evolve of a malformed configuration": ["evolve", "{garbage}"],
     "tune of a malformed specification": ["tune", "--method", "spsa", "{garbage}"],
