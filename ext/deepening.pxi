@@ -44,7 +44,7 @@ cdef void iterative_deepening(Worker* w) noexcept nogil:
             w.roots[i].previous_score = w.roots[i].score
         w.best_move_changes = 0
         for w.pv_index in range(lines):
-            delta = 25
+            delta = SP.aspiration_delta
             value = w.roots[w.pv_index].previous_score
             if depth >= 5 and -VALUE_MATE_IN_MAX_PLY < value < VALUE_MATE_IN_MAX_PLY:
                 alpha = value - delta

@@ -11,7 +11,7 @@ cdef void init_search_tables() noexcept nogil:
     cdef int d, m
     for d in range(64):
         for m in range(64):
-            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(0.75 + log(d) * log(m) / 2.25)
+            LMR_TABLE[d][m] = 0 if d == 0 or m == 0 else <int>(SP.lmr_base / 100.0 + log(d) * log(m) / (SP.lmr_divisor / 100.0))
 
 
 cdef enum:
@@ -100,7 +100,7 @@ cdef int qsearch(Worker* w, int alpha, int beta, int ply) noexcept nogil:
             break
         # Delta pruning: even winning the piece leaves us too far below alpha.
         if not in_check and move_kind(m) == NORMAL \
-                and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + 200 <= alpha:
+                and stand_pat + PIECE_VALUE[type_of(p.board[move_to(m)])] + SP.qsearch_delta <= alpha:
             continue
         make(w, m, ply)
         value = -qsearch(w, -beta, -alpha, ply + 1)
@@ -218,18 +218,19 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
 
         if not pv:
             # Razoring: hopeless positions at the horizon go straight to quiescence.
-            if depth <= 2 and static_eval + 250 * depth < alpha:
+            if depth <= 2 and static_eval + SP.razor_margin * depth < alpha:
                 value = qsearch(w, alpha, beta, ply)
                 if value < alpha:
                     return value
             # Reverse futility: far above beta with little depth left, a cut is near certain.
-            if depth <= 8 and static_eval - 80 * (depth - improving) >= beta and beta > -VALUE_MATE_IN_MAX_PLY \
+            if depth <= SP.rfp_depth and static_eval - SP.rfp_margin * (depth - improving) >= beta and beta > -VALUE_MATE_IN_MAX_PLY \
                     and static_eval < VALUE_MATE_IN_MAX_PLY:
                 return static_eval
             # Null move, not with only king and pawns (zugzwang), verified at high depth.
             if depth >= 3 and static_eval >= beta and ply >= w.nmp_min_ply and has_non_pawn_material(p, p.side) \
                     and ply > 0 and w.frames[ply - 1].move != MOVE_NULL:
-                r = 3 + depth // 4 + (3 if (static_eval - beta) // 200 > 3 else (static_eval - beta) // 200)
+                r = SP.nmp_base + depth // SP.nmp_depth_divisor + (3 if (static_eval - beta) // SP.nmp_eval_divisor > 3
+                                                             else (static_eval - beta) // SP.nmp_eval_divisor)
                 w.frames[ply].move = MOVE_NULL
                 w.frames[ply].moved_piece = 0
                 w.frames[ply].continuation = NULL
@@ -250,7 +251,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                         return value
 
     # Without a TT move a PV node searches shallower first (internal iterative reduction).
-    if pv and tt_move == MOVE_NONE and depth >= 6:
+    if pv and tt_move == MOVE_NONE and depth >= SP.iir_depth:
         depth -= 1
 
     picker_init(&mp, w, tt_move, ply, in_check, False)
@@ -268,12 +269,12 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         checks = quiet and gives_check(p, m)
         if best > -VALUE_MATE_IN_MAX_PLY and not in_check and has_non_pawn_material(p, p.side):
             if quiet and not checks:
-                if depth <= 8 and move_count >= (3 + depth * depth) // (2 - improving):
+                if depth <= SP.lmp_depth and move_count >= (SP.lmp_base + depth * depth) // (2 - improving):
                     # Late-move pruning: enough quiet moves tried; the picker leaves out the
                     # remaining quiet non-checks (quiet checks still come, then bad captures).
                     skip_quiets(&mp, p)
                     continue
-                if depth <= 6 and static_eval + 100 + 100 * depth <= alpha:
+                if depth <= SP.futility_depth and static_eval + SP.futility_base + SP.futility_margin * depth <= alpha:
                     continue    # futility: a quiet move cannot make up the gap
                 # The depth this move would be searched to after its late-move reduction: a
                 # quiet move that has always failed after the moves before it, or that puts a
@@ -281,11 +282,11 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
                 lmr_depth = depth - 1 - LMR_TABLE[depth if depth < 64 else 63][move_count + 1 if move_count < 63 else 63]
                 if lmr_depth < 0:
                     lmr_depth = 0
-                if lmr_depth < 4 and continuation_score(w, ply, p.board[move_from(m)], move_to(m)) < -4096 * (depth - 1):
+                if lmr_depth < 4 and continuation_score(w, ply, p.board[move_from(m)], move_to(m)) < -SP.history_prune_margin * (depth - 1):
                     continue
-                if lmr_depth < 8 and not see_ge(p, m, -25 * lmr_depth * lmr_depth - 15 * lmr_depth):
+                if lmr_depth < 8 and not see_ge(p, m, -SP.see_quiet_quadratic * lmr_depth * lmr_depth - SP.see_quiet_linear * lmr_depth):
                     continue
-            elif depth <= 6 and not see_ge(p, m, -100 * depth):
+            elif depth <= SP.see_noisy_depth and not see_ge(p, m, -SP.see_noisy_margin * depth):
                 continue
         if not quiet:
             checks = gives_check(p, m)
@@ -297,10 +298,10 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
         # Singular extension: when every other move fails well below the TT move's (lower-bound)
         # score, the TT move is the only good one and gets a ply more; when even without it the
         # position holds beta, several moves do and the node is cut (multi-cut).
-        if m == tt_move and ply > 0 and depth >= 8 and entry.depth >= depth - 3 \
+        if m == tt_move and ply > 0 and depth >= SP.singular_depth and entry.depth >= depth - 3 \
                 and (entry.bound == BOUND_LOWER or entry.bound == BOUND_EXACT) \
                 and -VALUE_MATE_IN_MAX_PLY < tt_score < VALUE_MATE_IN_MAX_PLY:
-            singular_beta = tt_score - 2 * depth
+            singular_beta = tt_score - SP.singular_margin * depth
             w.frames[ply].excluded = m
             value = search(w, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, cut_node)
             w.frames[ply].excluded = MOVE_NONE
@@ -317,7 +318,7 @@ cdef int search(Worker* w, int alpha, int beta, int depth, int ply, bint cut_nod
             reduction = LMR_TABLE[depth if depth < 64 else 63][move_count if move_count < 64 else 63]
             reduction += (not pv) + cut_node - improving
             if quiet:
-                reduction -= w.history[p.side ^ 1][move_from(m)][move_to(m)] // 8192
+                reduction -= w.history[p.side ^ 1][move_from(m)][move_to(m)] // SP.lmr_history_divisor
             if move_score >= SCORE_COUNTER - 1:
                 reduction -= 1
             d = new_depth - reduction
