@@ -230,6 +230,22 @@ def test_uci_nnuefile_and_use_nnue(tmp_path):
     assert abs(with_net) <= 20000
 
 
+def test_a_net_with_king_and_output_buckets_plays_through_uci(tmp_path):
+    """NNUEFile takes a version 2 net (16 king buckets, 8 outputs): a game of 40 plies driven by
+    python-chess, every move legal."""
+    import chess.engine
+    path = tmp_path / "buckets.nnue"
+    netfile.write(str(path), random_net(64, seed=13, layout="16", outputs=8))
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_uci(PYROPE) as engine:
+        engine.configure({"NNUEFile": str(path), "OwnBook": False})
+        while not board.is_game_over() and board.ply() < 40:
+            move = engine.play(board, chess.engine.Limit(depth=4)).move
+            assert move in board.legal_moves
+            board.push(move)
+    assert board.ply() >= 20
+
+
 def test_bench_with_a_net_is_deterministic():
     """The bench signature with the random hidden-256 net (docs/nnue.md): any change to the
     inference or to how the search calls it must explain a different count (a change of the
