@@ -6,7 +6,7 @@
 # pieces that differ since. The integer arithmetic is docs/nnue.md's, which pyrope.nnue.reference
 # defines; the file itself is parsed and checked in Python (pyrope.nnue.netfile).
 
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t
 from libc.string cimport memset
 
 cdef extern from "<stdlib.h>" nogil:
@@ -217,9 +217,10 @@ cdef inline void nnue_update(Position* p) noexcept nogil:
     cdef int ply = <int>(p.st - p.states)
     if p.st.nnue_ready == NNUE_BOTH:
         return
-    # The usual case, first: the ply below is computed and no king changed bucket on the way.
+    # The usual case, first: the ply below is computed and the move to this one (made by the side
+    # not to move now: only its king can have moved) took no king into another bucket.
     if ply > 0 and p.st.nnue_ready == 0 and p.states[ply - 1].nnue_ready == NNUE_BOTH and \
-            not (NET.kings_move_buckets and (nnue_king_crossed(p.st, WHITE) or nnue_king_crossed(p.st, BLACK))):
+            not (NET.kings_move_buckets and nnue_king_crossed(p.st, p.side ^ 1)):
         nnue_apply(p, ply, WHITE, king_square(p, WHITE))
         nnue_apply(p, ply, BLACK, king_square(p, BLACK))
         p.st.nnue_ready = NNUE_BOTH

@@ -210,7 +210,9 @@ def train_epoch(args, model, optimiser, records, targets, epoch: int, resumed: d
     summed loss and the seconds."""
     rng = numpy.random.default_rng([args.seed, epoch])
     order = rng.permutation(len(records))
-    mirrored = rng.random(len(records)) < 0.5 if args.mirror else None
+    # A mirrored layout already reads every position as if its king stood on files a-d: a
+    # file-mirrored copy would give the same features, so none is made.
+    mirrored = rng.random(len(records)) < 0.5 if args.mirror and not model.layout.mirrored else None
     steps = math.ceil(len(records) / args.batch_size)
     first = resumed.get("step", 0)
     total = resumed.get("total", 0.0)
