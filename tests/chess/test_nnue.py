@@ -17,6 +17,7 @@ from nnue_nets import random_net
 
 import pyrope
 from pyrope import _core
+from pyrope._core import Search
 from pyrope.nnue import netfile, reference
 from pyrope.nnue.loader import DEFAULT_NET
 from pyrope.nnue import dataset
@@ -231,19 +232,29 @@ def test_uci_nnuefile_and_use_nnue(tmp_path):
 
 
 def test_a_net_with_king_and_output_buckets_plays_through_uci(tmp_path):
-    """NNUEFile takes a version 2 net (16 king buckets, 8 outputs): a game of 40 plies driven by
-    python-chess, every move legal."""
+    """NNUEFile takes a version 2 net (16 king buckets, 8 outputs): the engine's search with it,
+    driven by python-chess, is the core's own search with that net loaded, node for node, and a
+    game of 40 plies with it has only legal moves."""
     import chess.engine
+    net = random_net(64, seed=13, layout="16", outputs=8)
     path = tmp_path / "buckets.nnue"
-    netfile.write(str(path), random_net(64, seed=13, layout="16", outputs=8))
+    netfile.write(str(path), net)
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     board = chess.Board()
     with chess.engine.SimpleEngine.popen_uci(PYROPE) as engine:
-        engine.configure({"NNUEFile": str(path), "OwnBook": False})
+        engine.configure({"NNUEFile": str(path), "OwnBook": False, "Hash": 16, "Threads": 1})
+        info = engine.analyse(chess.Board(fen), chess.engine.Limit(depth=6), game=object())
         while not board.is_game_over() and board.ply() < 40:
             move = engine.play(board, chess.engine.Limit(depth=4)).move
             assert move in board.legal_moves
             board.push(move)
     assert board.ply() >= 20
+    _core.nnue_load(net)
+    try:
+        own = Search(threads=1, hash_mb=16).run(pyrope.Board(fen), depth=6)
+    finally:
+        _core.nnue_unload()
+    assert (info["nodes"], info["score"].white().score()) == (own["nodes"], own["score"]["cp"])
 
 
 def test_bench_with_a_net_is_deterministic():
