@@ -1,6 +1,6 @@
 """Putting a net into the core: the one shipped with Pyrope (nets/, loaded by every chess search
-manager and by `pyrope bench`), a file the user names with NNUEFile, or the one `pyrope datagen
---net` plays with.
+manager and by `pyrope bench`), a file the user names with NNUEFile, or the bytes of one that
+self-play (`pyrope datagen --net`, a tuning run's `net = FILE`) sends to its workers.
 
 The core holds one net for the whole process. Loading the file the core already holds, unchanged,
 does nothing: the web server (pyrope.web) makes a Session, and so a search manager that loads the
@@ -36,6 +36,27 @@ def load(path: str | None) -> None:
     except ValueError as error:         # integers beyond the core's ranges
         raise netfile.NetFileError(f"{path} cannot be used: {error}") from None
     _held = stamp
+
+
+def file_bytes(path: str) -> bytes:
+    """The bytes of the net file at `path`, for self-play's workers, once this process's core has
+    taken them (NetFileError as `load`: a fault shows here, not on the workers)."""
+    load(path)
+    return netfile.read_bytes(path)
+
+
+def load_bytes(net: bytes) -> None:
+    """Evaluate with the net file whose contents are `net` (b"": no net): how a self-play worker,
+    which may be on another machine, gets the run's net. NetFileError as `load`."""
+    global _held
+    _held = None
+    if not net:
+        nnue_unload()
+        return
+    try:
+        nnue_load(netfile.from_bytes(net))
+    except ValueError as error:
+        raise netfile.NetFileError(f"the net cannot be used: {error}") from None
 
 
 def file_stamp(path: str) -> tuple | None:

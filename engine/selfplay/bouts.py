@@ -1,5 +1,5 @@
-"""Bouts -- two games from one opening, colours swapped, between two sets of evaluation weights --
-as tasks of the job runner: what evolution's rounds (evolve/) and SPSA's iterations (tune/) are made
+"""Bouts -- two games from one opening, colours swapped, between two tables of evaluation and
+search parameters, with the run's net or none -- as tasks of the job runner: what evolution's rounds (evolve/) and SPSA's iterations (tune/) are made
 of. A bout's opening follows from the run's seed and the bout's number, so any worker plays it the same.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ import math
 from typing import Callable, Mapping, Sequence
 
 from .game import play_bout
+from ..nnue import loader
 from ..match.stats import elo_interval
 
 
@@ -25,10 +26,11 @@ class Bout:
 
 @dataclass(frozen=True)
 class BoutJob:
-    """Bouts as a job of the runner (jobs.py): a task plays one bout with `play` (game.play_bout,
-    or a stand-in in tests) between the weights `params` holds under the bout's two ids, and its
-    journal record names the bout (id, `round`, pool, the two ids, the budget), the opening, both
-    games and the worker."""
+    """Bouts as a job of the runner (jobs.py): a task puts the net file's bytes `net` into its
+    process's core (b"": none, the weights evaluate) and plays one bout with `play` (game.play_bout,
+    or a stand-in in tests) between the tables `params` holds under the bout's two ids; its journal
+    record names the bout (id, `round`, pool, the two ids, the budget), the opening, both games and
+    the worker."""
     fingerprint_: dict
     bouts: tuple[Bout, ...]
     params: Mapping[int, Mapping[str, int]]
@@ -37,6 +39,7 @@ class BoutJob:
     total: int
     round: int
     play: Callable = play_bout
+    net: bytes = b""
     unit: str = "games"
 
     def fingerprint(self) -> dict:
@@ -47,6 +50,7 @@ class BoutJob:
 
     def perform(self, task_id: int) -> dict:
         bout = next(bout for bout in self.bouts if bout.id == task_id)
+        loader.load_bytes(self.net)
         opening, games = self.play(self.params[bout.first], self.params[bout.second], bout.nodes,
                                    f"{self.seed}/bout/{bout.id}", self.random_plies)
         return {"opening": opening, "games": games, "worker": f"{socket.gethostname()}:{os.getpid()}"}

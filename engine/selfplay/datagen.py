@@ -23,9 +23,8 @@ import time
 from dataclasses import dataclass
 
 from .. import console
-from .._core import Board, Search, default_eval_params, nnue_load, nnue_unload, set_eval_params
-from ..nnue import loader, netfile
-from ..nnue import dataset
+from .._core import Board, Search, default_eval_params, set_eval_params
+from ..nnue import dataset, loader
 from ..weights.files import read_weights, weights_hash
 from .game import HASH_MB, WIN_CP, choose_opening, play_out
 from ..jobs import add_backend_arguments, backend_from, finished_records, open_journal, run_job
@@ -59,10 +58,7 @@ def use_evaluation(settings: Settings) -> None:
     """Put the games' evaluation into this process's core: the weights, and the net or none. Once
     a task, not a game: reading and loading a net takes some 8 ms, 2% of a game."""
     set_eval_params(dict(settings.params) if settings.params else default_eval_params())
-    if settings.net:
-        nnue_load(netfile.from_bytes(settings.net))
-    else:
-        nnue_unload()
+    loader.load_bytes(settings.net)
 
 
 def play_game(settings: Settings, number: int) -> tuple[list[bytes], dict]:
@@ -237,9 +233,7 @@ def build_job(args: argparse.Namespace, journal_header: dict) -> DatagenJob:
         params, params_hash = tuple(weights.items()), weights_hash(weights)
     net, net_hash = b"", ""
     if args.net:
-        loader.load(args.net)       # NetFileError (a ValueError) names a file the core cannot use
-        with open(args.net, "rb") as handle:
-            net = handle.read()
+        net = loader.file_bytes(args.net)   # NetFileError (a ValueError) names a file the core cannot use
         net_hash = hashlib.sha256(net).hexdigest()
     settings = Settings(args.nodes, seed, random_plies, args.games_per_task, openings, openings_hash, params,
                         params_hash, net, net_hash)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Mapping, Sequence
 
-from .._core import Board, Search, default_eval_params, set_eval_params
+from .._core import Board, Search, default_eval_params, default_search_params, set_eval_params, set_search_params
 
 OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
 OPENING_ATTEMPTS = 100
@@ -103,28 +103,40 @@ def play_out(board: Board, search: Callable[[Board], dict],
         board.push(found["move"])
 
 
+def split_params(table: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """A table of evaluation and search parameters as the two whole tables the core takes
+    (set_eval_params, set_search_params): each name `table` gives, every other at its default."""
+    evaluation, search = default_eval_params(), default_search_params()
+    for name, value in table.items():
+        (search if name in search else evaluation)[name] = value
+    return evaluation, search
+
+
 def play_bout(first: Mapping[str, int], second: Mapping[str, int], nodes: int, seed: str,
               random_plies: int) -> tuple[str, list[dict]]:
-    """Two games between two sets of evaluation parameters (each over the built-in defaults) from
-    one opening, `first` White in the first game and Black in the second: the opening's FEN and each
-    game's {"result", "end", "plies"} (the result is White's, as in PGN). Each side searches with
-    its own hash table and its own weights, which are swapped in before each of its moves (a fraction
-    of a millisecond), so the games depend on nothing but their arguments. The opening is chosen by
-    the defaults' search."""
-    defaults = default_eval_params()
-    set_eval_params(defaults)
+    """Two games between two tables of evaluation and search parameters (each over the built-in
+    defaults) from one opening, `first` White in the first game and Black in the second: the
+    opening's FEN and each game's {"result", "end", "plies"} (the result is White's, as in PGN).
+    Each side searches with its own hash table and its own parameters, which are swapped in before
+    each of its moves (a fraction of a millisecond), so the games depend on nothing but their
+    arguments and the net the process holds. The opening is chosen by the defaults' search."""
+    defaults = split_params({})
+    set_eval_params(defaults[0])
+    set_search_params(defaults[1])
     board = choose_opening(random.Random(seed), (), random_plies, nodes, Search(threads=1, hash_mb=HASH_MB))
     opening = board.fen()
     games = []
     for white, black in ((first, second), (second, first)):
-        sides = {True: ({**defaults, **white}, Search(threads=1, hash_mb=HASH_MB)),
-                 False: ({**defaults, **black}, Search(threads=1, hash_mb=HASH_MB))}
+        sides = {True: (split_params(white), Search(threads=1, hash_mb=HASH_MB)),
+                 False: (split_params(black), Search(threads=1, hash_mb=HASH_MB))}
 
         def search(position: Board) -> dict:
-            params, searcher = sides[position.white_to_move]
-            set_eval_params(params)
+            (evaluation, search_params), searcher = sides[position.white_to_move]
+            set_eval_params(evaluation)
+            set_search_params(search_params)
             return searcher.run(position, nodes=nodes)
         result, end, moves = play_out(Board(opening), search)
         games.append({"result": result, "end": end, "plies": len(moves)})
-    set_eval_params(defaults)
+    set_eval_params(defaults[0])
+    set_search_params(defaults[1])
     return opening, games

@@ -5,14 +5,16 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+from typing import Callable
 
-from .._core import ParamFileError, default_eval_params
+from .._core import default_eval_params
 from ..data import revision
 from ..console import InputError
 from .configfile import ConfigError, config_lines
 from ..weights.files import read_weights, weights_text
 
 START_KEY, START_FILE = "start", "start.params"
+NET_KEY, NET_FILE = "net", "net.nnue"
 
 
 def lock_directory(out: str, job: str):
@@ -58,29 +60,41 @@ def run_configuration(given: str | None, resume: str | None, out: str | None, ke
     return directory, path, read_text(path, "configuration")
 
 
+def kept_input(config_text: str, config_path: str, out: str, key: str, kept_name: str,
+               read: Callable[[str], object]):
+    """What a run's configuration line `key = FILE` names, as `read(path)` gives it (FILE relative
+    to the configuration's folder), or None without such a line. Once the run keeps its copy as
+    RUNDIR/`kept_name` (keep_file), that copy is read instead, so editing or moving FILE changes no
+    run. ConfigError naming the line when `read` raises ValueError (a file it cannot use)."""
+    kept = os.path.join(out, kept_name)
+    if os.path.exists(kept):
+        return read(kept)
+    for number, line_key, value in config_lines(config_text, config_path):
+        if line_key == key:
+            try:
+                return read(os.path.join(os.path.dirname(config_path), value))
+            except ValueError as error:
+                raise ConfigError(f"{config_path}:{number}: {key}: {error}") from None
+    return None
+
+
+def keep_file(directory: "RunDirectory", name: str, data: bytes) -> None:
+    """Keep a new run's input as RUNDIR/`name` (what kept_input reads from then on)."""
+    path = directory.path(name)
+    if not os.path.exists(path):
+        write_atomically(path, data)
+
+
 def start_weights(config_text: str, config_path: str, out: str) -> dict[str, int]:
     """The table an SPSA run starts from: the weights its specification's `start = FILE` line names
-    (a parameter file or a genome, as EvalFile takes; relative to the specification's folder), or the
-    shipped defaults. A run keeps them as RUNDIR/start.params (keep_start) and a resumed run reads
-    that copy, so editing or moving FILE changes no run. ConfigError when FILE cannot be used."""
-    kept = os.path.join(out, START_FILE)
-    if os.path.exists(kept):
-        return read_weights(kept)
-    for number, key, value in config_lines(config_text, config_path):
-        if key == START_KEY:
-            try:
-                return read_weights(os.path.join(os.path.dirname(config_path), value))
-            except ParamFileError as error:
-                raise ConfigError(f"{config_path}:{number}: {key}: {error}") from None
-    return default_eval_params()
+    (a parameter file or a genome, as EvalFile takes), or the shipped defaults; kept as
+    RUNDIR/start.params (keep_start)."""
+    return kept_input(config_text, config_path, out, START_KEY, START_FILE, read_weights) or default_eval_params()
 
 
 def keep_start(directory: "RunDirectory", start: dict[str, int]) -> None:
-    """Keep a new run's start table as RUNDIR/start.params."""
-    path = directory.path(START_FILE)
-    if not os.path.exists(path):
-        text = weights_text(start, "The weights this run started from (its specification's start, or the shipped defaults)")
-        write_atomically(path, text.encode())
+    text = weights_text(start, "The weights this run started from (its specification's start, or the shipped defaults)")
+    keep_file(directory, START_FILE, text.encode())
 
 
 class RunDirectory:

@@ -3,6 +3,7 @@ r_end, SPSA moving towards a hidden optimum with a stand-in game, and runs that 
 and resumed, on one or two workers or Ray, with a parameter file the engine loads."""
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -13,13 +14,18 @@ from pathlib import Path
 import pytest
 
 from engine_command import PYROPE
-from pyrope._core import default_eval_params, eval_params, load_eval_params, set_eval_params
+from paths import REPOSITORY
+from pyrope._core import (default_eval_params, default_search_params, eval_params, load_eval_params, nnue_loaded,
+                          search_params, set_eval_params, set_search_params)
+from pyrope.nnue import loader
 from pyrope.selfplay.configfile import ConfigError
+from pyrope.selfplay.game import play_bout
 from pyrope.selfplay.tune.spsa import Spsa, pair_result, parse_spec
 
 pytestmark = pytest.mark.xdist_group("jobs")  # one job file at a time: worker pools, Ray, module fixtures
 
 START = default_eval_params()
+TABLE = {**START, **default_search_params()}    # what a run's `param` lines choose from
 SMALL = """\
 iterations = 12
 nodes = 200
@@ -114,10 +120,11 @@ def test_a_pairs_result_is_the_plus_sides_wins_less_its_losses():
     ("param tempo_mg = 5 0.002\nparam tempo_* = 5 0.002", "s.spsa:3: param tempo_*: the parameter 'tempo_mg' is "
      "already tuned by line 2"),
     ("alpha = -1", "s.spsa:2: alpha: must be above 0"),
+    ("param nmp_base = 1 0.002 0..5", "s.spsa:2: param nmp_base: 0..5 leaves the search's limits for nmp_base, 1..1048576"),
 ])
 def test_specification_faults_name_file_line_and_field(line, fault):
     with pytest.raises(ConfigError) as raised:
-        parse_spec("iterations = 10\n" + line + "\nparam queen_value_mg = 10 0.002\n", "s.spsa", START)
+        parse_spec("iterations = 10\n" + line + "\nparam queen_value_mg = 10 0.002\n", "s.spsa", TABLE)
     assert str(raised.value).startswith(fault)
     with pytest.raises(ConfigError, match="s.spsa: iterations: is missing"):
         parse_spec("param tempo_mg = 5 0.002\n", "s.spsa", START)
@@ -133,6 +140,15 @@ def test_a_bad_specification_exits_2(tmp_path):
     result = tune("--method", "spsa", str(tmp_path / "bad.spsa"))
     assert result.returncode == 2 and f"{tmp_path / 'bad.spsa'}:1: start: " in result.stderr
     assert "cannot read evaluation parameter file" in result.stderr
+    (tmp_path / "bad.spsa").write_text("net = nowhere.nnue\n" + SMALL)
+    result = tune("--method", "spsa", str(tmp_path / "bad.spsa"))
+    assert result.returncode == 2 and f"{tmp_path / 'bad.spsa'}:1: net: cannot read the net file" in result.stderr
+
+
+def test_search_parameters_get_the_search_s_own_limits():
+    spec = parse_spec("iterations = 10\nparam nmp_base iir_depth = 4 0.002\n", "s.spsa", TABLE)
+    assert [(param.name, param.low, param.high) for param in spec.params] == [("nmp_base", 1, 11), ("iir_depth", 2, 14)]
+    # evolve's default reach (two steps, never past a quarter of the start) is within both limits here
 
 
 def test_a_run_starts_from_the_weights_its_specification_names_and_keeps_them(tmp_path):
@@ -151,6 +167,86 @@ def test_a_run_starts_from_the_weights_its_specification_names_and_keeps_them(tm
     kept = {name: int(value) for name, _, value in (line.partition(" = ") for line in
             (run / "start.params").read_text().splitlines() if not line.startswith("#"))}
     assert kept == {**START, "tempo_mg": 30, "tempo_eg": 12}
+
+
+def first_bout(run: Path, table: dict, nodes: int, random_plies: int) -> tuple[dict, tuple]:
+    """The run's journal record of its first pair, and that pair played here by game.play_bout
+    between the whole tables theta +- c_1 Delta over `table` (the reference: what the run must play)."""
+    spec = parse_spec((run / "spec.txt").read_text(), "spec.txt", table)
+    spsa = Spsa(spec)
+    plus, minus = spsa.sides(spsa.iteration(1))
+    record = next(json.loads(line) for line in (run / "games.jsonl").read_text().splitlines()[1:]
+                  if json.loads(line)["task"] == 0)
+    return record, play_bout({**table, **plus}, {**table, **minus}, nodes, f"{spec.seed}/bout/0", random_plies)
+
+
+def test_every_game_plays_the_whole_start_table_not_only_the_tuned_terms(tmp_path):
+    """The untuned terms of a `start = FILE` table are played too (until 2026-12-03 the games took
+    them from the shipped weights): a start with a quarter of the queen's value plays other games
+    than the shipped start, and exactly the games of the whole tables."""
+    begin = {**START, "queen_value_mg": START["queen_value_mg"] // 4, "queen_value_eg": START["queen_value_eg"] // 4}
+    (tmp_path / "begin.params").write_text("".join(f"{name} = {value}\n" for name, value in begin.items()))
+    spec = SMALL.replace("gauntlet interval = 12", "gauntlet interval = 0").replace("iterations = 12", "iterations = 4")
+    (tmp_path / "weak.spsa").write_text("start = begin.params\n" + spec)
+    (tmp_path / "shipped.spsa").write_text(spec)
+    for name in ("weak", "shipped"):
+        result = tune("--method", "spsa", str(tmp_path / f"{name}.spsa"), "--workers", "1")
+        assert result.returncode == 0, result.stderr
+    weak, reference = first_bout(tmp_path / "weak.run", {**begin, **default_search_params()}, 200, 6)
+    shipped, _ = first_bout(tmp_path / "shipped.run", TABLE, 200, 6)
+    assert (weak["opening"], weak["games"]) == reference
+    assert weak["opening"] == shipped["opening"] and weak["games"] != shipped["games"]
+
+
+def test_search_parameters_are_tuned_with_the_net_and_written_as_search_txt(tmp_path):
+    """A run over two search parameters and a weight with `net = FILE`: its first pair is the
+    reference pair played here with that net, the run keeps the net, and search.txt holds the
+    search's whole table with theta, in a form set_search_params takes."""
+    spec = SMALL.replace("gauntlet interval = 12", "gauntlet interval = 0").replace("iterations = 12", "iterations = 4")
+    spec = spec.replace("param knight_value_mg bishop_value_mg = 20 0.002", "param lmr_base futility_margin = 10 0.002")
+    (tmp_path / "search.spsa").write_text(f"net = {loader.DEFAULT_NET}\n" + spec)
+    result = tune("--method", "spsa", str(tmp_path / "search.spsa"), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    run = tmp_path / "search.run"
+    net = loader.DEFAULT_NET.read_bytes()
+    assert (run / "net.nnue").read_bytes() == net
+    fingerprint = json.loads((run / "games.jsonl").read_text().splitlines()[0])
+    assert fingerprint["net_sha256"] == hashlib.sha256(net).hexdigest() and "search_start" in fingerprint
+    had_net = nnue_loaded()
+    loader.load(str(loader.DEFAULT_NET))
+    try:
+        record, reference = first_bout(run, TABLE, 200, 6)
+    finally:
+        if not had_net:
+            loader.load(None)
+    assert (record["opening"], record["games"]) == reference
+    rows = (run / "history.csv").read_text().splitlines()
+    theta = dict(zip(rows[0].split(",")[2:], (round(float(value)) for value in rows[-1].split(",")[2:])))
+    assert set(theta) == {"tempo_mg", "tempo_eg", "futility_margin", "lmr_base"}
+    written = {name: int(value) for name, _, value in (line.partition(" = ") for line in
+               (run / "search.txt").read_text().splitlines() if not line.startswith("#"))}
+    assert written == {**default_search_params(), "futility_margin": theta["futility_margin"], "lmr_base": theta["lmr_base"]}
+    set_search_params(written)
+    try:
+        assert search_params() == written
+    finally:
+        set_search_params(default_search_params())
+    assert "lmr_base" not in (run / "params.txt").read_text()
+    assert "search.txt" in result.stdout
+
+
+def test_the_search_specification_tunes_every_search_parameter_with_the_shipped_net():
+    path = REPOSITORY / "bench" / "search.spsa"
+    spec = parse_spec(path.read_text(), str(path), TABLE)
+    assert [param.name for param in spec.params] == list(default_search_params())
+    net_line = next(line for line in path.read_text().splitlines() if line.startswith("net = "))
+    assert (path.parent / net_line.removeprefix("net = ")).read_bytes() == loader.DEFAULT_NET.read_bytes()
+
+
+def test_a_bout_puts_the_shipped_parameters_back():
+    opening, games = play_bout({"lmr_base": 20, "tempo_mg": 0}, {"futility_margin": 300}, 200, "x", 4)
+    assert search_params() == default_search_params() and eval_params() == START
+    assert len(games) == 2 and all(game["plies"] > 0 for game in games)
 
 
 def test_the_run_writes_theta_as_a_parameter_file(small_run):

@@ -4,12 +4,15 @@ on datagen's positions (texel.py).
 
 The run directory holds:
   spec.txt      the specification, as given (a resumed run reads it from here)
-  start.params  the table theta starts from (its `start`, or the shipped weights), kept at the start
+  start.params  the weights theta starts from (its `start`, or the shipped weights), kept at the start
+  net.nnue      the net the games evaluate with (its `net`, if any), kept at the start
   games.jsonl   the journal: a fingerprint line, then one line per game pair as it ends (its
                 iteration is its id + 1; `round` is its batch; the opening, both games, the budget,
                 the worker; a gauntlet's bouts have pool -1 and ids after the iterations)
   history.csv   one row per iteration: k, the pair's result, then theta of every tuned parameter
-  params.txt    the whole parameter table with theta rounded (`EvalFile params.txt` plays it)
+  params.txt    the whole weights table with theta rounded (`EvalFile params.txt` plays it)
+  search.txt    the search's whole table with theta rounded, when the run tunes search parameters
+                (`name = value` lines: the values to make ext/search_params.pxi's defaults)
   state.json    the checkpoint after the last whole batch or gauntlet (theta, iterations done,
                 the gauntlets: theta against the start table every `gauntlet interval` games)
   progress.png  each parameter's move from its start in units of its c_end, and the plus side's
@@ -18,20 +21,24 @@ The run directory holds:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 from typing import Callable, Mapping
 
 from ... import __version__, console
+from ..._core import default_search_params
+from ...nnue import loader
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ...weights.files import weights_hash, weights_text
 from ..game import play_bout
 from ...jobs import add_backend_arguments, backend_from, run_job
 from ...journal import Journal
-from ..rundir import RunDirectory, keep_start, read_text, run_configuration, start_weights
+from ..rundir import (NET_FILE, NET_KEY, RunDirectory, keep_file, keep_start, kept_input, read_text, run_configuration,
+                      start_weights)
 from .spsa import Spsa, SpsaSpec, pair_result, parse_spec
 
 DESCRIPTION = """\
-Tune the evaluation's weights on Pyrope's own play. spsa: as fishtest and OpenBench run it, every
+Tune the evaluation's weights and the search's parameters on Pyrope's own play. spsa: as fishtest and OpenBench run it, every
 tuned parameter perturbed by +-c_k at once, theta+ plays theta- a game pair from one random opening
 (colours swapped), and theta moves by r_k c_k result Delta; gains decay as Spall's. texel: the
 weights fitted to datagen's positions, labelled by their games' results and Pyrope's own search
@@ -51,19 +58,35 @@ PLOT_EVERY = 10         # batches between redrawings of progress.png
 
 
 class SpsaRun:
-    """An SPSA run and its run directory (history.csv grows; params.txt and state.json are
-    rewritten at each checkpoint)."""
+    """An SPSA run and its run directory (history.csv grows; params.txt, search.txt and state.json
+    are rewritten at each checkpoint). Its table is the start weights and the search's parameters at
+    this build's defaults; every game plays the whole table, theta's values over the start's."""
 
-    def __init__(self, directory: RunDirectory, spec_text: str, start: Mapping[str, int], play: Callable = play_bout):
+    def __init__(self, directory: RunDirectory, spec_text: str, start: Mapping[str, int], net: bytes = b"",
+                 play: Callable = play_bout):
         self.directory = directory
-        self.start = dict(start)
-        self.spec: SpsaSpec = parse_spec(spec_text, directory.path("spec.txt"), start)
+        self.search_start = default_search_params()
+        self.start = {**start, **self.search_start}
+        self.spec: SpsaSpec = parse_spec(spec_text, directory.path("spec.txt"), self.start)
         self.spsa = Spsa(self.spec)
-        self.play = play
-        self.fingerprint = {"job": "spsa", "pyrope": __version__, "spec": spec_text, "start": weights_hash(start)}
+        self.net, self.play = net, play
+        self.fingerprint = {"job": "spsa", "pyrope": __version__, "spec": spec_text, "start": weights_hash(dict(start))}
+        # A resumed run must play from the search table and the net it began with (runs that tune
+        # neither have neither key, as before both could be tuned).
+        if self.tunes_search():
+            self.fingerprint["search_start"] = weights_hash(self.search_start)
+        if net:
+            self.fingerprint["net_sha256"] = hashlib.sha256(net).hexdigest()
         self.gauntlets: list[dict] = []     # each: games, player ("theta"), wins, losses, draws, elo, margin
         Journal(directory.path("games.jsonl")).check(self.fingerprint, "SPSA run",
                                                      "give another run directory, or resume with the same")
+
+    def tunes_search(self) -> bool:
+        return any(param.name in self.search_start for param in self.spec.params)
+
+    def side(self, values: Mapping[str, int]) -> dict[str, int]:
+        """The whole table a side plays: `values` over the start's."""
+        return {**self.start, **values}
 
     def begin(self, state: dict | None) -> None:
         if state is None:
@@ -77,19 +100,18 @@ class SpsaRun:
         """Play `bouts` on `backend` (kept open); every finished bout's journal record by id."""
         logged = 2 * self.spsa.done + 2 * self.spec.gauntlet_bouts * len(self.gauntlets)
         job = BoutJob(self.fingerprint, tuple(bouts), params, self.spec.random_plies, self.spec.seed,
-                      logged + 2 * len(bouts), batch, self.play)
+                      logged + 2 * len(bouts), batch, self.play, self.net)
         return run_job(job, self.directory.path("games.jsonl"), backend, keep_backend=True, bar=bar)
 
     def _checkpoint(self) -> None:
-        self.directory.checkpoint({"spsa": self.spsa.state(), "gauntlets": self.gauntlets},
-                                  {"params.txt": self.params_text()})
+        self.directory.checkpoint({"spsa": self.spsa.state(), "gauntlets": self.gauntlets}, self.outputs())
 
     def play_gauntlet(self, backend, bar) -> dict:
         """theta (rounded) against the start table: `gauntlet bouts` bouts at the run's budget. Their
         ids follow the iterations' (0..N-1), gauntlet after gauntlet."""
         first = self.spec.iterations + self.spec.gauntlet_bouts * len(self.gauntlets)
         bouts = [Bout(number, -1, 1, 0, self.spec.nodes) for number in range(first, first + self.spec.gauntlet_bouts)]
-        records = self._play(bouts, {1: self.spsa.params(), 0: {}}, -1, backend, bar)
+        records = self._play(bouts, {1: self.side(self.spsa.params()), 0: self.side({})}, -1, backend, bar)
         gauntlet = gauntlet_result(bouts, records, 2 * self.spsa.done, "theta")
         self.gauntlets.append(gauntlet)
         self._checkpoint()
@@ -102,7 +124,7 @@ class SpsaRun:
         params, bouts = {}, []
         for step in batch:
             plus, minus = self.spsa.sides(step)
-            params[2 * step.k], params[2 * step.k + 1] = plus, minus
+            params[2 * step.k], params[2 * step.k + 1] = self.side(plus), self.side(minus)
             bouts.append(Bout(step.k - 1, 0, 2 * step.k, 2 * step.k + 1, self.spec.nodes))
         records = self._play(bouts, params, self.spsa.done // self.spec.batch + 1, backend, bar)
         results, rows = [], []
@@ -115,10 +137,17 @@ class SpsaRun:
         self._checkpoint()
         return results
 
-    def params_text(self) -> str:
-        values = {**self.start, **self.spsa.params()}
-        return weights_text(values, f"Pyrope evaluation parameters: SPSA after {self.spsa.done} of "
-                            f"{self.spec.iterations} iterations")
+    def outputs(self) -> dict[str, str]:
+        """params.txt (the weights) and, when the run tunes the search, search.txt: theta rounded
+        over the start's values."""
+        values = self.side(self.spsa.params())
+        after = f"SPSA after {self.spsa.done} of {self.spec.iterations} iterations"
+        files = {"params.txt": weights_text({name: value for name, value in values.items()
+                                             if name not in self.search_start}, f"Pyrope evaluation parameters: {after}")}
+        if self.tunes_search():
+            files["search.txt"] = weights_text({name: values[name] for name in self.search_start},
+                                               f"Pyrope search parameters (ext/search_params.pxi): {after}")
+        return files
 
     def run(self, backend, write: Callable[[str], None] = print) -> None:
         spec = self.spec
@@ -228,20 +257,25 @@ def run(args: argparse.Namespace) -> int:
     out, spec_path, spec_text = run_configuration(args.inputs[0] if args.inputs else None, args.resume, args.out,
                                                   "spec.txt")
     start = start_weights(spec_text, spec_path, out)
-    parse_spec(spec_text, spec_path, start)
+    net = kept_input(spec_text, spec_path, out, NET_KEY, NET_FILE, loader.file_bytes) or b""
+    parse_spec(spec_text, spec_path, {**start, **default_search_params()})
     directory = RunDirectory(out, "tune", "spec.txt", ("history.csv",))
     try:
         state = directory.open(spec_text, spec_path)
         keep_start(directory, start)
-        spsa_run = SpsaRun(directory, spec_text, start)
+        if net:
+            keep_file(directory, NET_FILE, net)
+        spsa_run = SpsaRun(directory, spec_text, start, net)
         spsa_run.begin(state)
         backend, where = backend_from(args)
         spec = spsa_run.spec
         print(f"tune: SPSA of {len(spec.params)} parameters, {spec.iterations} game pairs at {spec.nodes} nodes, "
-              f"batches of {spec.batch}, seed {spec.seed}, {backend.capacity} workers ({where}), run in {out}; "
+              f"batches of {spec.batch}, seed {spec.seed}, {'the net' if net else 'the weights'} evaluating, "
+              f"{backend.capacity} workers ({where}), run in {out}; "
               f"{spsa_run.spsa.done} pairs played", flush=True)
         spsa_run.run(backend, console.above_progress(print))
-        print(f"tune: {spsa_run.spsa.done} pairs played; EvalFile {directory.path('params.txt')}")
+        print(f"tune: {spsa_run.spsa.done} pairs played; EvalFile {directory.path('params.txt')}"
+              + (f"; the search's values in {directory.path('search.txt')}" if spsa_run.tunes_search() else ""))
         return 0
     finally:
         directory.close()

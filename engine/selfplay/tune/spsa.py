@@ -1,4 +1,4 @@
-"""SPSA over the evaluation's parameters, as fishtest and OpenBench run it.
+"""SPSA over the evaluation's and the search's parameters, as fishtest and OpenBench run it.
 
 Each iteration k draws a random sign Delta_i for every tuned parameter, plays theta + c_k Delta
 against theta - c_k Delta in a game pair (colours swapped, one opening), and moves
@@ -13,8 +13,10 @@ games old -- so that a run is the same on any number of workers, killed and resu
 
 The specification file (`key = value` lines, configfile.py):
     iterations = 2000          game pairs (N)
-    start = FILE               the table to start from: a parameter file or a genome, relative to
+    start = FILE               the weights to start from: a parameter file or a genome, relative to
                                this file (default: the shipped weights); the run keeps a copy
+    net = FILE                 the games evaluate with this net (a .nnue file, relative to this
+                               file; default: none, the weights evaluate); the run keeps a copy
     nodes = 5000               nodes a move
     batch = 8                  iterations played from one theta
     seed = 1
@@ -25,9 +27,11 @@ The specification file (`key = value` lines, configfile.py):
     gauntlet interval = 2000   games between gauntlets (0: none): theta against the start table,
     gauntlet bouts = 50        this many bouts at `nodes`
     param PATTERN ... = C_END R_END [LOW..HIGH]
-                               the parameters matching the glob patterns, each with these gains and
-                               bounds (default: evolve's bounds around the start value for a step of
-                               C_END); at least one param line
+                               the parameters matching the glob patterns -- the weights' names, and
+                               the search's (ext/search_params.pxi, starting at this build's
+                               defaults) -- each with these gains and bounds (default: evolve's
+                               bounds around the start value for a step of C_END, within a search
+                               parameter's own limits); at least one param line
 """
 from __future__ import annotations
 
@@ -35,9 +39,13 @@ import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..._core import search_param_limits
 from ..configfile import config_lines, fail, real_number, value_range, whole_number
 from ..evolve.config import select_params
 from ..evolve.genome import default_bounds
+
+
+SEARCH_LIMITS = search_param_limits()       # what keeps the search sound: theta never leaves it
 
 
 @dataclass(frozen=True)
@@ -90,10 +98,16 @@ def parse_spec(text: str, path: str, start: Mapping[str, int]) -> SpsaSpec:
                     fail(path, number, key, f"the parameter {name!r} is already tuned by line {owner[name]}")
                 owner[name] = number
                 low, high = bounds or default_bounds(start[name], c_end)
+                if name in SEARCH_LIMITS:
+                    lowest, highest = SEARCH_LIMITS[name]
+                    if bounds and not lowest <= low <= high <= highest:
+                        fail(path, number, key, f"{low:g}..{high:g} leaves the search's limits for {name}, "
+                             f"{lowest}..{highest}")
+                    low, high = max(low, lowest), min(high, highest)
                 if not low <= start[name] <= high:
                     fail(path, number, key, f"{low:g}..{high:g} excludes {name}'s start value {start[name]}")
                 params[name] = SpsaParam(name, start[name], low, high, c_end, r_end)
-        elif key == "start":    # the start table, read before (rundir.start_weights)
+        elif key in ("start", "net"):    # read before (rundir.kept_input)
             continue
         elif key in _WHOLE:
             attribute, lowest = _WHOLE[key]
@@ -103,7 +117,7 @@ def parse_spec(text: str, path: str, start: Mapping[str, int]) -> SpsaSpec:
             if values[_REAL[key]] < 0 or (key != "A" and values[_REAL[key]] == 0):
                 fail(path, number, key, f"must be {'0 or more' if key == 'A' else 'above 0'}, not {value}")
         else:
-            fail(path, number, key, f"unknown key (the keys: start, {', '.join(list(_WHOLE) + list(_REAL))}, "
+            fail(path, number, key, f"unknown key (the keys: start, net, {', '.join(list(_WHOLE) + list(_REAL))}, "
                  "param PATTERN ...)")
     if "iterations" not in values:
         fail(path, None, "iterations", "is missing: how many game pairs?")
