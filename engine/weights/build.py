@@ -14,6 +14,10 @@ scores):
                                already played (more positions than one step's), its king-danger
                                terms first moved by a search with the evaluation itself
                                (`--search-king-danger`: a fit from zeros stays at king_danger 0)
+    scale factor=F             those weights' centipawn terms times F, rounded, into scale-n.params
+                               (the attack and check units and the endgame scale factors, which are
+                               not centipawns, kept): a fit's size follows its K, the search's
+                               margins are centipawns of a given size
     spsa spec=FILE [KEY=N ...] `pyrope tune --method spsa` with FILE (beside the recipe) plus `start =`
                                those weights, in spsa.run (spsa-2.run, ... for later ones); iterations=,
                                nodes=, batch= or seed= replace the file's line for that key
@@ -57,7 +61,8 @@ from ..selfplay.rundir import write_atomically
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED, RECIPE, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
                                       ("seed.params", "build.recipe", "default.params", "provenance.json"))
-STEP_KEYS = {"fit": ("positions", "nodes"), "refit": ("data",), "spsa": ("spec",)}
+STEP_KEYS = {"fit": ("positions", "nodes"), "refit": ("data",), "scale": ("factor",), "spsa": ("spec",)}
+UNITLESS = ("king_attack_weight_", "safe_check_", "king_zone_attack", "scale_")    # what `scale` keeps
 # Settings an spsa line may give in place of its specification's own, so that one file serves steps
 # played at different depths or lengths.
 SPEC_OVERRIDES = ("iterations", "nodes", "batch", "seed")
@@ -112,7 +117,7 @@ def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
                 continue
             where = f"{path}, line {number}"
             if words[0] not in STEP_KEYS:
-                refuse(f"build: {where}: unknown step '{words[0]}' (fit, refit or spsa)")
+                refuse(f"build: {where}: unknown step '{words[0]}' (fit, refit, scale or spsa)")
             settings = dict(word.partition("=")[::2] for word in words[1:])
             wanted = STEP_KEYS[words[0]]
             allowed = wanted + (SPEC_OVERRIDES if words[0] == "spsa" else ())
@@ -128,6 +133,8 @@ def read_recipe(path: str) -> list[tuple[str, dict[str, str]]]:
                     refuse(f"build: {where}: {key} must be a positive whole number, not '{settings[key]}'")
             if "data" in settings and not all(part.isdigit() and int(part) > 0 for part in settings["data"].split(",")):
                 refuse(f"build: {where}: data must name fits by number (data=4,5), not '{settings['data']}'")
+            if "factor" in settings and not is_positive_number(settings["factor"]):
+                refuse(f"build: {where}: factor must be a number above 0, not '{settings['factor']}'")
             if "seed" in settings and not settings["seed"].isdigit():
                 refuse(f"build: {where}: seed must be a whole number, not '{settings['seed']}'")
             if words[0] == "spsa":
@@ -177,6 +184,27 @@ def refit_step(work: str, number: int, settings: dict, weights: str, args: argpa
     return [{"step": "texel", **read_json(fitted + ".json")}], fitted
 
 
+def is_positive_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text)) and float(text) > 0
+    except ValueError:
+        return False
+
+
+def scale_step(work: str, number: int, settings: dict, weights: str, args: argparse.Namespace) -> tuple[list[dict], str]:
+    """`weights`' centipawn terms times the factor: its record and its file."""
+    scaled, factor = os.path.join(work, f"scale-{number}.params"), float(settings["factor"])
+    start = read_weights(weights)
+    values = {name: value if name.startswith(UNITLESS) else round(value * factor) for name, value in start.items()}
+    if not os.path.exists(scaled):
+        text = weights_text(values, f"{os.path.basename(weights)}'s centipawn terms times {settings['factor']}")
+        write_atomically(scaled, text.encode())
+    elif read_weights(scaled) != values:
+        refuse(f"build: {scaled} was scaled from other weights or by another factor: move it aside to make this step")
+    return [{"step": "scale", "factor": factor, "kept": list(UNITLESS), "start_weights_sha256": weights_hash(start),
+             "output_weights_sha256": weights_hash(values)}], scaled
+
+
 def spsa_spec(settings: dict, start: str) -> str:
     """The step's specification: its file with the recipe's settings in place of the file's lines for
     those keys (or added), then `start = ` the weights it starts from."""
@@ -223,11 +251,11 @@ def build(work: str, args: argparse.Namespace) -> None:
     recipe = read_recipe(args.recipe)
     steps = [{"step": "seed", "file": "seed.params", "weights_sha256": weights_hash(read_weights(SEED)),
               "origin": "PeSTO's material and piece-square tables, hand-set other terms (ext/evaluate.pxi at 804762a^)"}]
-    weights, made = SEED, {"fit": 0, "spsa": 0}
+    weights, made = SEED, {"fit": 0, "scale": 0, "spsa": 0}
     for kind, settings in recipe:
-        counter = "spsa" if kind == "spsa" else "fit"       # a refit's file is the next fit-n
+        counter = "fit" if kind == "refit" else kind        # a refit's file is the next fit-n
         made[counter] += 1
-        step = {"fit": fit_step, "refit": refit_step, "spsa": spsa_step}[kind]
+        step = {"fit": fit_step, "refit": refit_step, "scale": scale_step, "spsa": spsa_step}[kind]
         records, weights = step(work, made[counter], settings, weights, args)
         steps += records
     candidate = read_weights(weights)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 
 from paths import REPOSITORY
 from pyrope import weights
-from pyrope._core import default_eval_params, eval_param_names, read_eval_params
+from pyrope._core import Board, default_eval_params, eval_param_names, read_eval_params, set_eval_params
 from pyrope.weights.files import read_weights, weights_hash
 from pyrope.selfplay.tune.spsa import parse_spec
 from pyrope.weights import build
@@ -71,7 +72,7 @@ def check_chain(provenance: dict, made_file: Path) -> None:
     played_with = set()         # the weights whose games the data so far holds
     while steps:
         step = steps.pop(0)
-        if step["step"] == "spsa":
+        if step["step"] in ("spsa", "scale"):
             assert step["start_weights_sha256"] == made
             made = step["output_weights_sha256"]
             continue
@@ -152,6 +153,8 @@ def test_the_rebuild_chains_seed_data_fits_and_spsa_by_their_hashes(tmp_path):
     ("spsa spec=missing.spec seed=-1", "line 2: seed must be a whole number"),
     ("refit data=four", "line 2: data must name fits by number"),
     ("refit", "line 2: refit needs data="),
+    ("scale factor=-1", "line 2: factor must be a number above 0"),
+    ("scale", "line 2: scale needs factor="),
 ])
 def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
     recipe = tmp_path / "bad.recipe"
@@ -159,6 +162,39 @@ def test_a_bad_recipe_is_one_sentence_and_exit_2(tmp_path, line, says):
     result = subprocess.run([sys.executable, "-m", "pyrope.weights.build", str(tmp_path / "work"), "--recipe",
                              str(recipe)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and says in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_scale_step_multiplies_the_evaluation_and_keeps_its_units(tmp_path):
+    """`scale factor=1.5` on the seed: every centipawn term times 1.5, the attack and check units and
+    the endgame scale factors (out of 64) as they were -- so the evaluation of any position is 1.5
+    times the seed's, up to the rounding of each term (scaling a unit would square in the king
+    danger, units^2 x king_danger)."""
+    (tmp_path / "scale.recipe").write_text("scale factor=1.5\n")
+    work = tmp_path / "work"
+    result = subprocess.run([sys.executable, "-m", "pyrope.weights.build", str(work), "--recipe",
+                             str(tmp_path / "scale.recipe")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    provenance = json.loads((work / "provenance.json").read_text())
+    assert [step["step"] for step in provenance["steps"]] == ["seed", "scale"] and provenance["steps"][1]["factor"] == 1.5
+    check_chain(provenance, work / "candidate.params")
+    seed, scaled = read_weights(str(HERE / "seed.params")), read_weights(str(work / "candidate.params"))
+    units = ("king_attack_weight_", "safe_check_", "king_zone_attack", "scale_")
+    assert scaled == {name: value if name.startswith(units) else round(1.5 * value) for name, value in seed.items()}
+    rng, deviations = random.Random(3), []
+    try:
+        for _ in range(100):
+            board = Board()
+            for _ in range(rng.randint(4, 60)):
+                if board.outcome() is not None:
+                    break
+                board.push(rng.choice(board.legal_moves()))
+            set_eval_params(seed)
+            before = board.evaluate()
+            set_eval_params(scaled)
+            deviations.append(abs(board.evaluate() - 1.5 * before))
+    finally:
+        set_eval_params(default_eval_params())
+    assert sum(deviations) / len(deviations) < 3 and max(deviations) < 15
 
 
 def test_an_spsa_line_replaces_its_specifications_settings(tmp_path):
