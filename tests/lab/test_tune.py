@@ -233,6 +233,12 @@ def test_search_parameters_are_tuned_with_the_net_and_written_as_search_txt(tmp_
         set_search_params(default_search_params())
     assert "lmr_base" not in (run / "params.txt").read_text()
     assert "search.txt" in result.stdout
+    # Ray's workers get the net from the tasks, not from a file: the same run, the same values.
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install '.[cluster]'")
+    result = tune("--method", "spsa", str(tmp_path / "search.spsa"), "--out", str(tmp_path / "ray.run"), "--ray", "local")
+    assert result.returncode == 0, result.stderr
+    for name in ("history.csv", "search.txt", "params.txt"):
+        assert (tmp_path / "ray.run" / name).read_text() == (run / name).read_text()
 
 
 def test_the_search_specification_tunes_every_search_parameter_with_the_shipped_net():
