@@ -52,7 +52,7 @@ from typing import NoReturn
 from .. import console
 from .._core import read_eval_params
 from ..selfplay.configfile import ConfigError, config_lines
-from .files import read_weights, weights_hash, weights_text
+from .files import DANGER_UNITS, SCALE_FACTORS, read_weights, weights_hash, weights_text
 from ..match.runner import Tally
 from ..match.stats import elo_interval
 from ..data import revision
@@ -62,7 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEED, RECIPE, DEFAULTS, PROVENANCE = (os.path.join(HERE, name) for name in
                                       ("seed.params", "build.recipe", "default.params", "provenance.json"))
 STEP_KEYS = {"fit": ("positions", "nodes"), "refit": ("data",), "scale": ("factor",), "spsa": ("spec",)}
-UNITLESS = ("king_attack_weight_", "safe_check_", "king_zone_attack", "scale_")    # what `scale` keeps
+UNITLESS = DANGER_UNITS + (SCALE_FACTORS,)      # what `scale` keeps
 # Settings an spsa line may give in place of its specification's own, so that one file serves steps
 # played at different depths or lengths.
 SPEC_OVERRIDES = ("iterations", "nodes", "batch", "seed")

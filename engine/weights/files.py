@@ -19,6 +19,11 @@ from typing import Iterable, Mapping, Sequence
 from .. import console
 from .._core import ParamFileError, default_eval_params, eval_param_names, read_eval_params
 
+# The weights that are not centipawns, by name prefix: the king attack's units (its danger is
+# units^2 x king_danger) and the endgame scale factors (out of 64).
+DANGER_UNITS = ("king_attack_weight_", "safe_check_", "king_zone_attack")
+SCALE_FACTORS = "scale_"
+
 
 def read_weights(target: str) -> dict[str, int]:
     """Every evaluation parameter as `target` sets it, as EvalFile reads it: a parameter file of

@@ -148,7 +148,10 @@ def test_a_bad_specification_exits_2(tmp_path):
 def test_search_parameters_get_the_search_s_own_limits():
     spec = parse_spec("iterations = 10\nparam nmp_base iir_depth = 4 0.002\n", "s.spsa", TABLE)
     assert [(param.name, param.low, param.high) for param in spec.params] == [("nmp_base", 1, 11), ("iir_depth", 2, 14)]
-    # evolve's default reach (two steps, never past a quarter of the start) is within both limits here
+    # evolve's default reach (two steps, never past a quarter of the start) is within both limits
+    # there; two steps of 30 from rfp_depth's 8 reach 68, and the search's depths stop at 64
+    spec = parse_spec("iterations = 10\nparam rfp_depth = 30 0.002\n", "s.spsa", TABLE)
+    assert [(param.name, param.low, param.high) for param in spec.params] == [("rfp_depth", 2, 64)]
 
 
 def test_a_run_starts_from_the_weights_its_specification_names_and_keeps_them(tmp_path):

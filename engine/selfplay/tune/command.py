@@ -57,6 +57,12 @@ examples:
 PLOT_EVERY = 10         # batches between redrawings of progress.png
 
 
+def tuning_table(start: Mapping[str, int]) -> dict[str, int]:
+    """What a run's `param` lines choose from and its games play: the start weights, then the
+    search's parameters at this build's defaults."""
+    return {**start, **default_search_params()}
+
+
 class SpsaRun:
     """An SPSA run and its run directory (history.csv grows; params.txt, search.txt and state.json
     are rewritten at each checkpoint). Its table is the start weights and the search's parameters at
@@ -65,8 +71,8 @@ class SpsaRun:
     def __init__(self, directory: RunDirectory, spec_text: str, start: Mapping[str, int], net: bytes = b"",
                  play: Callable = play_bout):
         self.directory = directory
-        self.search_start = default_search_params()
-        self.start = {**start, **self.search_start}
+        self.start = tuning_table(start)
+        self.search_start = {name: value for name, value in self.start.items() if name not in start}
         self.spec: SpsaSpec = parse_spec(spec_text, directory.path("spec.txt"), self.start)
         self.spsa = Spsa(self.spec)
         self.net, self.play = net, play
@@ -258,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
                                                   "spec.txt")
     start = start_weights(spec_text, spec_path, out)
     net = kept_input(spec_text, spec_path, out, NET_KEY, NET_FILE, loader.file_bytes) or b""
-    parse_spec(spec_text, spec_path, {**start, **default_search_params()})
+    parse_spec(spec_text, spec_path, tuning_table(start))
     directory = RunDirectory(out, "tune", "spec.txt", ("history.csv",))
     try:
         state = directory.open(spec_text, spec_path)

@@ -36,12 +36,12 @@ from ... import console
 from ..._core import default_eval_params, eval_coefficients, eval_param_names, set_eval_params
 from ...nnue import dataset
 from .. import trainset
-from ...weights.files import read_weights, weights_hash, weights_text
+from ...weights.files import DANGER_UNITS, SCALE_FACTORS, read_weights, weights_hash, weights_text
 from ...data import revision
 from ..rundir import read_text, write_atomically
 
 FROZEN = ("scale_knnk", "scale_wrong_bishop", "scale_no_pawns_minor_advantage")    # too few positions decide them
-NON_NEGATIVE = ("king_attack_weight_", "safe_check_", "king_zone_attack", "king_danger")
+NON_NEGATIVE = DANGER_UNITS + ("king_danger",)
 CHUNKS = 16                 # pieces the positions are linearised in (spread over the processes)
 
 
@@ -173,7 +173,7 @@ def run(args) -> int:
           f"from {len(data.shards)} shards", flush=True)
     skip = set(FROZEN) | ({name for name in names if name.startswith("pst_")} if args.no_pst else set())
     candidates = [i for i, name in enumerate(names) if name not in skip]
-    bounds = [(0, 64) if name.startswith("scale_") else (0, None) if name.startswith(NON_NEGATIVE)
+    bounds = [(0, 64) if name.startswith(SCALE_FACTORS) else (0, None) if name.startswith(NON_NEGATIVE)
               else (None, None) for name in names]
     current = dict(start_weights)
     report = {}
