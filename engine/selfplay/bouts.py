@@ -1,5 +1,5 @@
 """Bouts -- two games from one opening, colours swapped, between two tables of evaluation and
-search parameters, with the run's net or none -- as tasks of the job runner: what evolution's rounds (evolve/) and SPSA's iterations (tune/) are made
+search parameters, at a node budget or on a clock, with the run's net or none -- as tasks of the job runner: what evolution's rounds (evolve/) and SPSA's iterations (tune/) are made
 of. A bout's opening follows from the run's seed and the bout's number, so any worker plays it the same.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Callable, Mapping, Sequence
 
 from .game import play_bout
 from ..nnue import loader
+from ..match.clock import TimeControl
 from ..match.stats import elo_interval
 
 
@@ -21,7 +22,8 @@ class Bout:
     pool: int           # evolution's pool (-1: a gauntlet); 0 for SPSA
     first: int          # the two weight sets' ids: the first is White in the bout's first game
     second: int
-    nodes: int
+    nodes: int          # a move's budget, or with `tc` the opening check's alone
+    tc: TimeControl | None = None   # the clock both sides play on (None: none)
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class BoutJob:
     """Bouts as a job of the runner (jobs.py): a task puts the net file's bytes `net` into its
     process's core (b"": none, the weights evaluate) and plays one bout with `play` (game.play_bout,
     or a stand-in in tests) between the tables `params` holds under the bout's two ids; its journal
-    record names the bout (id, `round`, pool, the two ids, the budget), the opening, both games and
+    record names the bout (id, `round`, pool, the two ids, the budget and clock), the opening, both games and
     the worker."""
     fingerprint_: dict
     bouts: tuple[Bout, ...]
@@ -52,13 +54,14 @@ class BoutJob:
         bout = next(bout for bout in self.bouts if bout.id == task_id)
         loader.load_bytes(self.net)
         opening, games = self.play(self.params[bout.first], self.params[bout.second], bout.nodes,
-                                   f"{self.seed}/bout/{bout.id}", self.random_plies)
+                                   f"{self.seed}/bout/{bout.id}", self.random_plies, bout.tc)
         return {"opening": opening, "games": games, "worker": f"{socket.gethostname()}:{os.getpid()}"}
 
     def save(self, task_id: int, result: dict) -> dict:
         bout = next(bout for bout in self.bouts if bout.id == task_id)
+        budget = {"tc": bout.tc.pgn()} if bout.tc else {}
         return {"count": len(result["games"]), "round": self.round, "pool": bout.pool,
-                "genomes": [bout.first, bout.second], "nodes": bout.nodes, **result}
+                "genomes": [bout.first, bout.second], "nodes": bout.nodes, **budget, **result}
 
 
 def gauntlet_due(interval: int, games: int, gauntlets: Sequence[dict]) -> bool:

@@ -1,17 +1,21 @@
 """One self-play game in this process at a fixed node budget, and a bout (two games from one opening,
-colours swapped): what data generation, evolution and tuning play.
+colours swapped) at a node budget or on a clock: what data generation, evolution and tuning play.
 
 A game starts from a randomised opening (the start position or a line of an openings file, then
 random plies; drawn again while it has ended or a search already calls it decided), is played by
 searches at a node budget, and ends by the rules or by adjudication from the searches' scores
-(docs/datagen.md has the rules). Everything follows from a seed, so a game is the same on any worker.
+(docs/datagen.md has the rules). Everything follows from a seed, so a game at a node budget is the
+same on any worker; a clocked game depends on the worker's speed as well.
 """
 from __future__ import annotations
 
 import random
+import time
 from typing import Callable, Mapping, Sequence
 
 from .._core import Board, Search, default_eval_params, default_search_params, set_eval_params, set_search_params
+from ..match.clock import TimeControl
+from ..play.timeman import DEFAULT_MOVE_OVERHEAD_MS, FACTOR_NAMES, Limits, TimeFactors, factors_from, make_clock
 
 OPENING_BOUND_CP = 300      # a randomised opening searched beyond this is already decided: draw again
 OPENING_ATTEMPTS = 100
@@ -78,12 +82,17 @@ class Adjudicator:
         return None
 
 
+class Flagged(Exception):
+    """The side to move has run out of time: it loses the game."""
+
+
 def play_out(board: Board, search: Callable[[Board], dict],
              seen: Callable[[Board, dict, int, int], None] | None = None) -> tuple[str, str, list[str]]:
     """Play `board` to its end: `search(board)` gives each move's search result, and `seen(board,
     result, white's score, searched plies before it)` sees each before its move is played.
     Returns the result ("1-0", "0-1", "1/2-1/2"), how it ended (an ENDS value, "win adjudication",
-    "draw adjudication" or "ply limit") and the moves played."""
+    "draw adjudication", "ply limit" or, when `search` raises Flagged, "time forfeit") and the moves
+    played."""
     adjudicator = Adjudicator()
     moves: list[str] = []
     while True:
@@ -92,7 +101,10 @@ def play_out(board: Board, search: Callable[[Board], dict],
             return ended[0], ENDS[ended[1]], moves
         if len(moves) >= MAX_PLIES:
             return "1/2-1/2", "ply limit", moves
-        found = search(board)
+        try:
+            found = search(board)
+        except Flagged:
+            return ("0-1" if board.white_to_move else "1-0"), "time forfeit", moves
         score = white_score(found, board.white_to_move)
         if seen is not None:
             seen(board, found, score, len(moves))
@@ -103,23 +115,57 @@ def play_out(board: Board, search: Callable[[Board], dict],
         board.push(found["move"])
 
 
-def split_params(table: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """A table of evaluation and search parameters as the two whole tables the core takes
-    (set_eval_params, set_search_params): each name `table` gives, every other at its default."""
+def split_params(table: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int], TimeFactors]:
+    """A table of evaluation, search and time-management parameters as the two whole tables the
+    core takes (set_eval_params, set_search_params) and the time manager's factors: each name
+    `table` gives, every other at its default."""
     evaluation, search = default_eval_params(), default_search_params()
     for name, value in table.items():
-        (search if name in search else evaluation)[name] = value
-    return evaluation, search
+        if name not in FACTOR_NAMES:
+            (search if name in search else evaluation)[name] = value
+    return evaluation, search, factors_from(table)
+
+
+class Side:
+    """One side of a game: its parameters, its search, and on a clock its time left."""
+
+    def __init__(self, table: Mapping[str, int], tc: TimeControl | None) -> None:
+        self.evaluation, self.search_params, self.factors = split_params(table)
+        self.searcher = Search(threads=1, hash_mb=HASH_MB)
+        self.clock_ms = round(tc.base * 1000) if tc else 0
+
+    def move(self, position: Board, nodes: int, tc: TimeControl | None, clocks: Mapping[bool, int]) -> dict:
+        """The search result of this side's move in `position`: at `nodes`, or with `tc` on its clock,
+        which is charged the wall time the move took (Flagged when it runs out) and given the increment."""
+        started = time.perf_counter()
+        set_eval_params(self.evaluation)
+        set_search_params(self.search_params)
+        if tc is None:
+            return self.searcher.run(position, nodes=nodes)
+        increment = round(tc.increment * 1000)
+        limits = Limits(wtime=clocks[True], btime=clocks[False], winc=increment, binc=increment)
+        found = self.searcher.run(position, clock=make_clock(limits, position.white_to_move, DEFAULT_MOVE_OVERHEAD_MS,
+                                                             factors=self.factors))
+        self.clock_ms -= round((time.perf_counter() - started) * 1000)
+        if self.clock_ms < 0:
+            raise Flagged
+        self.clock_ms += increment
+        return found
 
 
 def play_bout(first: Mapping[str, int], second: Mapping[str, int], nodes: int, seed: str,
-              random_plies: int) -> tuple[str, list[dict]]:
-    """Two games between two tables of evaluation and search parameters (each over the built-in
-    defaults) from one opening, `first` White in the first game and Black in the second: the
-    opening's FEN and each game's {"result", "end", "plies"} (the result is White's, as in PGN).
-    Each side searches with its own hash table and its own parameters, which are swapped in before
-    each of its moves (a fraction of a millisecond), so the games depend on nothing but their
-    arguments and the net the process holds. The opening is chosen by the defaults' search."""
+              random_plies: int, tc: TimeControl | None = None) -> tuple[str, list[dict]]:
+    """Two games between two tables of evaluation, search and time-management parameters (each
+    over the built-in defaults) from one opening, `first` White in the first game and Black in the
+    second: the opening's FEN and each game's {"result", "end", "plies"} (the result is White's, as
+    in PGN). Each side searches with its own hash table and its own parameters, which are swapped in
+    before each of its moves (a fraction of a millisecond). Every move searches `nodes`, so the
+    games depend on nothing but the arguments and the net the process holds; or, with `tc` (a
+    clock: base and increment), each side plays on its own clock as the engine does for a GUI
+    (Move Overhead at its default) and a flag loses. The opening is chosen by the defaults' search
+    at `nodes`."""
+    if tc is not None and (tc.base is None or tc.moves):
+        raise ValueError(f"a bout's clock is a base and an increment, not {tc.pgn()}")
     defaults = split_params({})
     set_eval_params(defaults[0])
     set_search_params(defaults[1])
@@ -127,14 +173,11 @@ def play_bout(first: Mapping[str, int], second: Mapping[str, int], nodes: int, s
     opening = board.fen()
     games = []
     for white, black in ((first, second), (second, first)):
-        sides = {True: (split_params(white), Search(threads=1, hash_mb=HASH_MB)),
-                 False: (split_params(black), Search(threads=1, hash_mb=HASH_MB))}
+        sides = {True: Side(white, tc), False: Side(black, tc)}
 
         def search(position: Board) -> dict:
-            (evaluation, search_params), searcher = sides[position.white_to_move]
-            set_eval_params(evaluation)
-            set_search_params(search_params)
-            return searcher.run(position, nodes=nodes)
+            clocks = {colour: side.clock_ms for colour, side in sides.items()}
+            return sides[position.white_to_move].move(position, nodes, tc, clocks)
         result, end, moves = play_out(Board(opening), search)
         games.append({"result": result, "end": end, "plies": len(moves)})
     set_eval_params(defaults[0])

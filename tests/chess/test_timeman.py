@@ -2,8 +2,8 @@
 the rules that stop or extend a search."""
 import pytest
 
-from pyrope.play.timeman import (RESERVE_MAX_MS, SAFETY_MS, Limits, Plan, TimeManager, gerbil_budget, glaurung_budget,
-                            make_clock, plan_move)
+from pyrope.play.timeman import (DEFAULT_FACTORS, RESERVE_MAX_MS, SAFETY_MS, Limits, Plan, TimeFactors, TimeManager,
+                                 factor_table, factors_from, gerbil_budget, glaurung_budget, make_clock, plan_move)
 
 
 @pytest.mark.parametrize("left, inc, mtg, expected", [
@@ -107,17 +107,17 @@ def test_best_move_changes_buy_extra_time_from_iteration_six():
     tm = clock()
     assert not tm.iteration_done(5, 100, 3, 0.5, 20, 0)
     assert tm.extra_time == 0                                # not before iteration 6
-    assert not tm.iteration_done(6, 1000, 2, 0.5, 20, 0)    # 2000/3 + 3000/6 = 1166 extra
-    assert tm.extra_time == 1166 and tm.check_ms == 2166
-    assert not tm.iteration_done(7, 833, 0, 0.5, 20, 0)     # 0 + 2000/6 = 333: limit 1333 * 80/128
-    assert tm.extra_time == 333
+    assert not tm.iteration_done(6, 1000, 2, 0.5, 20, 0)    # 2 * 333 + 3 * 167 per mille = 1167 extra
+    assert tm.extra_time == 1167 and tm.check_ms == 2167
+    assert not tm.iteration_done(7, 833, 0, 0.5, 20, 0)     # 0 + 2 * 167: limit 1334 * 80/128
+    assert tm.extra_time == 334
     assert tm.iteration_done(8, 834, 0, 0.5, 20, 0)         # 0 + 0: limit back to 625
 
 
 def test_easy_move_stops_early():
     assert not clock().iteration_done(4, 100, 0, 0.99, 20, 0)     # not before iteration 5
-    assert not clock().iteration_done(5, 62, 0, 0.90, 20, 0)      # max_time/16 = 62 not passed
-    assert clock().iteration_done(5, 63, 0, 0.90, 20, 0)
+    assert not clock().iteration_done(5, 63, 0, 0.90, 20, 0)      # max_time/16, 63 per mille, not passed
+    assert clock().iteration_done(5, 64, 0, 0.90, 20, 0)
     assert not clock().iteration_done(5, 31, 0, 0.995, 20, 0)     # max_time/32 = 31
     assert clock().iteration_done(5, 32, 0, 0.995, 20, 0)
     assert not clock().iteration_done(5, 300, 0, 0.85, 20, 0)     # 85% is not more than 85%
@@ -162,3 +162,33 @@ def test_make_clock_follows_the_limits():
     assert make_clock(Limits(depth=4), True, 0) is None
     tm = make_clock(Limits(wtime=60_000, btime=60_000, ponder=True), True, 0)
     assert tm.pondering and tm.plan.max_time == (60_000 - SAFETY_MS) // 40
+
+
+def test_the_factors_are_the_published_rules_and_a_table_sets_them():
+    """The defaults are Glaurung's and Gerbil's numbers (the thirds, sixths, sixteenths and
+    thirty-seconds per mille); a tuning table's time_ entries replace them, within their limits."""
+    assert factor_table()["time_increment_target"] == 30 and factor_table()["time_next_iteration"] == 1000 * 80 // 128
+    assert factors_from({"tempo_mg": 5}) == DEFAULT_FACTORS
+    tuned = factors_from({"time_increment_target": 15, "time_emergency_multiple": 2, "lmr_base": 9})
+    assert tuned == TimeFactors(increment_target=15, emergency_multiple=2)
+    assert factors_from(factor_table(tuned)) == tuned
+    with pytest.raises(ValueError, match="time_increment_ceiling = 1 is outside 2..100"):
+        factors_from({"time_increment_ceiling": 1})
+
+
+def test_tuned_factors_move_the_budget_and_the_stops():
+    limits = Limits(wtime=300_000, btime=300_000, winc=3000, binc=3000)
+    tuned = TimeFactors(increment_target=15, emergency_multiple=2)
+    assert plan_move(limits, True, 30, tuned) == Plan(299950 // 15 + 3000, 74987, 2 * 16347)
+    assert glaurung_budget(60_000, 0, 0, TimeFactors(sudden_death_target=20, sudden_death_ceiling=4)) == (3000, 15000)
+    quick = TimeManager(Plan(1000, 5000, 0), factors=TimeFactors(next_iteration=500, easy_share=60, easy_time=10))
+    assert quick.iteration_done(3, 501, 0, 0.5, 20, 0)                    # past 500 per mille
+    assert TimeManager(Plan(1000, 5000, 0), factors=TimeFactors(easy_share=60, easy_time=10)).iteration_done(
+        5, 11, 0, 0.61, 20, 0)                                           # an easy move by the tuned share and time
+    patient = TimeManager(Plan(1000, 5000, 0), factors=TimeFactors(unresolved_multiple=3))
+    assert patient.deadline(3001, 7, 0, 20) == 0                        # not failing high past 3x
+    extra = TimeManager(Plan(1000, 5000, 0), factors=TimeFactors(change_extra=500, previous_change_extra=0))
+    extra.iteration_done(6, 100, 2, 0.5, 20, 0)
+    assert extra.extra_time == 1000
+    clock = make_clock(limits, True, 30, factors=tuned)
+    assert clock.factors == tuned and clock.plan.max_time == 299950 // 15 + 3000

@@ -15,9 +15,11 @@ import pytest
 
 from engine_command import PYROPE
 from paths import REPOSITORY
-from pyrope._core import (default_eval_params, default_search_params, eval_params, load_eval_params, nnue_loaded,
+from pyrope._core import (Board, default_eval_params, default_search_params, eval_params, load_eval_params, nnue_loaded,
                           search_params, set_eval_params, set_search_params)
+from pyrope.match.clock import TimeControl
 from pyrope.nnue import loader
+from pyrope.play.timeman import FACTOR_LIMITS, factor_table
 from pyrope.selfplay.configfile import ConfigError
 from pyrope.selfplay.game import play_bout
 from pyrope.selfplay.tune.spsa import Spsa, pair_result, parse_spec
@@ -25,7 +27,7 @@ from pyrope.selfplay.tune.spsa import Spsa, pair_result, parse_spec
 pytestmark = pytest.mark.xdist_group("jobs")  # one job file at a time: worker pools, Ray, module fixtures
 
 START = default_eval_params()
-TABLE = {**START, **default_search_params()}    # what a run's `param` lines choose from
+TABLE = {**START, **default_search_params(), **factor_table()}    # what a run's `param` lines choose from
 SMALL = """\
 iterations = 12
 nodes = 200
@@ -228,10 +230,12 @@ def test_search_parameters_are_tuned_with_the_net_and_written_as_search_txt(tmp_
     assert set(theta) == {"tempo_mg", "tempo_eg", "futility_margin", "lmr_base"}
     written = {name: int(value) for name, _, value in (line.partition(" = ") for line in
                (run / "search.txt").read_text().splitlines() if not line.startswith("#"))}
-    assert written == {**default_search_params(), "futility_margin": theta["futility_margin"], "lmr_base": theta["lmr_base"]}
-    set_search_params(written)
+    assert written == {**default_search_params(), **factor_table(), "futility_margin": theta["futility_margin"],
+                       "lmr_base": theta["lmr_base"]}
+    search_part = {name: value for name, value in written.items() if name in default_search_params()}
+    set_search_params(search_part)
     try:
-        assert search_params() == written
+        assert search_params() == search_part
     finally:
         set_search_params(default_search_params())
     assert "lmr_base" not in (run / "params.txt").read_text()
@@ -250,6 +254,78 @@ def test_the_search_specification_tunes_every_search_parameter_with_the_shipped_
     assert [param.name for param in spec.params] == list(default_search_params())
     net_line = next(line for line in path.read_text().splitlines() if line.startswith("net = "))
     assert (path.parent / net_line.removeprefix("net = ")).read_bytes() == loader.DEFAULT_NET.read_bytes()
+
+
+def test_the_time_specification_tunes_the_factors_that_act_at_its_clock():
+    path = REPOSITORY / "bench" / "time.spsa"
+    spec = parse_spec(path.read_text(), str(path), TABLE)
+    assert spec.tc == TimeControl(base=2.0, increment=0.02)
+    # no emergency time under 20 s, and the sudden-death divisors need a game without increment
+    assert {param.name for param in spec.params} == set(FACTOR_LIMITS) - {
+        "time_emergency_multiple", "time_sudden_death_target", "time_sudden_death_ceiling"}
+
+
+def test_time_factors_are_tuned_only_on_a_clock_and_within_their_limits():
+    with pytest.raises(ConfigError, match="tc.*is missing.*clock"):
+        parse_spec("iterations = 10\nparam time_increment_target = 2 0.002\n", "s.spsa", TABLE)
+    with pytest.raises(ConfigError, match="without moves per period"):
+        parse_spec("iterations = 10\ntc = 40/60\nparam time_increment_target = 2 0.002\n", "s.spsa", TABLE)
+    with pytest.raises(ConfigError, match="bad time control"):
+        parse_spec("iterations = 10\ntc = fast\nparam tempo_mg = 2 0.002\n", "s.spsa", TABLE)
+    spec = parse_spec("iterations = 10\ntc = 2+0.02\nparam time_* = 2 0.002\n", "s.spsa", TABLE)
+    assert spec.tc == TimeControl(base=2.0, increment=0.02)
+    assert {param.name for param in spec.params} == set(FACTOR_LIMITS)
+    # evolve's default reach around 8 for a step of 30 is -52..68; the ceiling divisor stops at 2
+    spec = parse_spec("iterations = 10\ntc = 2+0.02\nparam time_sudden_death_ceiling = 30 0.002\n", "s.spsa", TABLE)
+    assert [(param.low, param.high) for param in spec.params] == [(2, 68)]
+
+
+def test_a_clocked_run_tunes_the_time_manager_and_journals_its_clock(tmp_path):
+    """Two pairs at 0.5s+0.01s tuning a time factor: each journal record names the clock, no game
+    is lost on time (the plan keeps Move Overhead and a reserve), and search.txt holds the factor."""
+    (tmp_path / "clock.spsa").write_text("iterations = 2\nbatch = 2\nnodes = 200\nrandom plies = 6\n"
+                                         "gauntlet interval = 0\ntc = 0.5+0.01\n"
+                                         "param time_increment_target = 5 0.002\n")
+    result = tune("--method", "spsa", str(tmp_path / "clock.spsa"), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert "on a 0.5+0.01 clock" in result.stdout
+    run = tmp_path / "clock.run"
+    records = [json.loads(line) for line in (run / "games.jsonl").read_text().splitlines()[1:]]
+    assert len(records) == 2 and all(record["tc"] == "0.5+0.01" for record in records)
+    assert all(game["end"] != "time forfeit" for record in records for game in record["games"])
+    written = dict(line.split(" = ") for line in (run / "search.txt").read_text().splitlines()
+                   if not line.startswith("#"))
+    theta = float((run / "history.csv").read_text().splitlines()[-1].split(",")[2])
+    assert int(written["time_increment_target"]) == round(theta) and abs(theta - 30) < 10
+
+
+def test_a_clocked_side_spends_its_own_clock_with_its_own_factors(monkeypatch):
+    """Each side's move gets a clock from its own table's time factors and both clocks as they
+    stand; a side whose clock runs out loses on time."""
+    import pyrope.selfplay.game as game
+    seen = []
+    make_clock = game.make_clock
+
+    def spy(limits, white_to_move, move_overhead, factors):
+        seen.append((white_to_move, limits.wtime, limits.btime, factors.increment_target))
+        return make_clock(limits, white_to_move, move_overhead, factors=factors)
+    monkeypatch.setattr(game, "make_clock", spy)
+    tc = TimeControl(base=0.3, increment=0.01)
+    sides = {True: game.Side({"time_increment_target": 10}, tc), False: game.Side({}, tc)}
+    board, given = Board(), []
+    for _ in range(4):
+        clocks = {colour: side.clock_ms for colour, side in sides.items()}
+        given.append((board.white_to_move, clocks[True], clocks[False]))
+        board.push(sides[board.white_to_move].move(board, 0, tc, clocks)["move"])
+    assert [(white, wtime, btime) for white, wtime, btime, _ in seen] == given
+    assert [factor for *_, factor in seen] == [10, 30, 10, 30]
+    assert given[0][1:] == (300, 300) and given[1][2] == 300 and 0 < given[1][1] < 310    # charged, incremented
+    assert all(0 < side.clock_ms < 320 for side in sides.values())
+    sides[True].clock_ms = -1000        # already flagged: the move is charged and loses
+
+    def search(position):
+        return sides[position.white_to_move].move(position, 0, tc, {True: -1000, False: 300})
+    assert game.play_out(board, search)[:2] == ("0-1", "time forfeit")
 
 
 def test_a_bout_puts_the_shipped_parameters_back():

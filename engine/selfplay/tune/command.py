@@ -11,8 +11,9 @@ The run directory holds:
                 the worker; a gauntlet's bouts have pool -1 and ids after the iterations)
   history.csv   one row per iteration: k, the pair's result, then theta of every tuned parameter
   params.txt    the whole weights table with theta rounded (`EvalFile params.txt` plays it)
-  search.txt    the search's whole table with theta rounded, when the run tunes search parameters
-                (`name = value` lines: the values to make ext/search_params.pxi's defaults)
+  search.txt    the search's whole table and the time manager's factors with theta rounded, when
+                the run tunes either (`name = value` lines: the values to make the defaults of
+                ext/search_params.pxi and, for the time_ names, of play/timeman.py's TimeFactors)
   state.json    the checkpoint after the last whole batch or gauntlet (theta, iterations done,
                 the gauntlets: theta against the start table every `gauntlet interval` games)
   progress.png  each parameter's move from its start in units of its c_end, and the plus side's
@@ -27,6 +28,7 @@ from typing import Callable, Mapping
 
 from ... import __version__, console
 from ..._core import default_search_params
+from ...play.timeman import factor_table
 from ...nnue import loader
 from ..bouts import Bout, BoutJob, gauntlet_due, gauntlet_result, gauntlet_text, plot_gauntlets
 from ...weights.files import weights_hash, weights_text
@@ -59,8 +61,8 @@ PLOT_EVERY = 10         # batches between redrawings of progress.png
 
 def tuning_table(start: Mapping[str, int]) -> dict[str, int]:
     """What a run's `param` lines choose from and its games play: the start weights, then the
-    search's parameters at this build's defaults."""
-    return {**start, **default_search_params()}
+    search's parameters and the time manager's factors at this build's defaults."""
+    return {**start, **default_search_params(), **factor_table()}
 
 
 class SpsaRun:
@@ -116,7 +118,7 @@ class SpsaRun:
         """theta (rounded) against the start table: `gauntlet bouts` bouts at the run's budget. Their
         ids follow the iterations' (0..N-1), gauntlet after gauntlet."""
         first = self.spec.iterations + self.spec.gauntlet_bouts * len(self.gauntlets)
-        bouts = [Bout(number, -1, 1, 0, self.spec.nodes) for number in range(first, first + self.spec.gauntlet_bouts)]
+        bouts = [Bout(number, -1, 1, 0, self.spec.nodes, self.spec.tc) for number in range(first, first + self.spec.gauntlet_bouts)]
         records = self._play(bouts, {1: self.side(self.spsa.params()), 0: self.side({})}, -1, backend, bar)
         gauntlet = gauntlet_result(bouts, records, 2 * self.spsa.done, "theta")
         self.gauntlets.append(gauntlet)
@@ -131,7 +133,7 @@ class SpsaRun:
         for step in batch:
             plus, minus = self.spsa.sides(step)
             params[2 * step.k], params[2 * step.k + 1] = self.side(plus), self.side(minus)
-            bouts.append(Bout(step.k - 1, 0, 2 * step.k, 2 * step.k + 1, self.spec.nodes))
+            bouts.append(Bout(step.k - 1, 0, 2 * step.k, 2 * step.k + 1, self.spec.nodes, self.spec.tc))
         records = self._play(bouts, params, self.spsa.done // self.spec.batch + 1, backend, bar)
         results, rows = [], []
         for step in batch:
@@ -152,7 +154,8 @@ class SpsaRun:
                                              if name not in self.search_start}, f"Pyrope evaluation parameters: {after}")}
         if self.tunes_search():
             files["search.txt"] = weights_text({name: values[name] for name in self.search_start},
-                                               f"Pyrope search parameters (ext/search_params.pxi): {after}")
+                                               "Pyrope search parameters (ext/search_params.pxi) and time factors "
+                                               f"(time_: play/timeman.py TimeFactors): {after}")
         return files
 
     def run(self, backend, write: Callable[[str], None] = print) -> None:
@@ -275,7 +278,8 @@ def run(args: argparse.Namespace) -> int:
         spsa_run.begin(state)
         backend, where = backend_from(args)
         spec = spsa_run.spec
-        print(f"tune: SPSA of {len(spec.params)} parameters, {spec.iterations} game pairs at {spec.nodes} nodes, "
+        budget = f"on a {spec.tc.pgn()} clock" if spec.tc else f"at {spec.nodes} nodes"
+        print(f"tune: SPSA of {len(spec.params)} parameters, {spec.iterations} game pairs {budget}, "
               f"batches of {spec.batch}, seed {spec.seed}, {'the net' if net else 'the weights'} evaluating, "
               f"{backend.capacity} workers ({where}), run in {out}; "
               f"{spsa_run.spsa.done} pairs played", flush=True)

@@ -17,7 +17,10 @@ The specification file (`key = value` lines, configfile.py):
                                this file (default: the shipped weights); the run keeps a copy
     net = FILE                 the games evaluate with this net (a .nnue file, relative to this
                                file; default: none, the weights evaluate); the run keeps a copy
-    nodes = 5000               nodes a move
+    nodes = 5000               nodes a move (with `tc`: of each opening's check alone)
+    tc = 2+0.02                the games are played on this clock (BASE+INC in seconds), each side
+                               on its own as the engine plays for a GUI; a run that tunes the time
+                               manager needs it. Default: none, every move searches `nodes`
     batch = 8                  iterations played from one theta
     seed = 1
     random plies = 8           each pair's opening: random moves from the start position
@@ -29,9 +32,10 @@ The specification file (`key = value` lines, configfile.py):
     param PATTERN ... = C_END R_END [LOW..HIGH]
                                the parameters matching the glob patterns -- the weights' names, and
                                the search's (ext/search_params.pxi, starting at this build's
-                               defaults) -- each with these gains and bounds (default: evolve's
+                               defaults) and the time manager's (time_NAME: play/timeman.py's
+                               TimeFactors) -- each with these gains and bounds (default: evolve's
                                bounds around the start value for a step of C_END, within a search
-                               parameter's own limits); at least one param line
+                               parameter's or time factor's own limits); at least one param line
 """
 from __future__ import annotations
 
@@ -40,12 +44,15 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..._core import search_param_limits
+from ...match.clock import TimeControl, parse_tc
+from ...play.timeman import FACTOR_LIMITS, FACTOR_NAMES
 from ..configfile import config_lines, fail, real_number, value_range, whole_number
 from ..evolve.config import select_params
 from ..evolve.genome import default_bounds
 
 
-SEARCH_LIMITS = search_param_limits()       # what keeps the search sound: theta never leaves it
+# What keeps the search and the clock sound: theta never leaves it.
+SEARCH_LIMITS = {**search_param_limits(), **FACTOR_LIMITS}
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,7 @@ class SpsaSpec:
     A: float = 0.0
     gauntlet_interval: int = 2000
     gauntlet_bouts: int = 50
+    tc: TimeControl | None = None
     params: tuple[SpsaParam, ...] = ()
 
 
@@ -109,6 +117,13 @@ def parse_spec(text: str, path: str, start: Mapping[str, int]) -> SpsaSpec:
                 params[name] = SpsaParam(name, start[name], low, high, c_end, r_end)
         elif key in ("start", "net"):    # read before (rundir.kept_input)
             continue
+        elif key == "tc":
+            try:
+                values["tc"] = parse_tc(value)
+            except ValueError as error:
+                fail(path, number, key, str(error))
+            if values["tc"].moves:
+                fail(path, number, key, f"a bout's clock is BASE+INC, without moves per period: not {value}")
         elif key in _WHOLE:
             attribute, lowest = _WHOLE[key]
             values[attribute] = whole_number(path, number, key, value, lowest)
@@ -117,12 +132,15 @@ def parse_spec(text: str, path: str, start: Mapping[str, int]) -> SpsaSpec:
             if values[_REAL[key]] < 0 or (key != "A" and values[_REAL[key]] == 0):
                 fail(path, number, key, f"must be {'0 or more' if key == 'A' else 'above 0'}, not {value}")
         else:
-            fail(path, number, key, f"unknown key (the keys: start, net, {', '.join(list(_WHOLE) + list(_REAL))}, "
+            fail(path, number, key, f"unknown key (the keys: start, net, tc, {', '.join(list(_WHOLE) + list(_REAL))}, "
                  "param PATTERN ...)")
     if "iterations" not in values:
         fail(path, None, "iterations", "is missing: how many game pairs?")
     if not params:
         fail(path, None, "param", "no parameter is tuned: add a line 'param PATTERN = C_END R_END'")
+    if "tc" not in values and FACTOR_NAMES.keys() & params.keys():
+        fail(path, owner[min(FACTOR_NAMES.keys() & params.keys())], "tc", "is missing: the time manager's factors "
+             "are tuned on a clock (add a line such as 'tc = 2+0.02')")
     values.setdefault("A", values["iterations"] / 10)
     ordered = tuple(params[name] for name in start if name in params)       # table order
     return SpsaSpec(**values, params=ordered)
