@@ -3,9 +3,10 @@
 One policy built from Glaurung 2.2's and Gerbil's rules, its numbers a TimeFactors table (the
 defaults are the published rules; `pyrope tune` tunes them in clocked games by the names
 FACTOR_NAMES gives). t is the clock left after Move Overhead and a safety margin (pipe and
-scheduling latency) are taken off, so the engine never flags through its own overhead. With an increment, a reserve of ten increments (at most a second) is never
-spent: t/30 + i a move runs the clock down in a long game until only Move Overhead and the margin
--- under 0.1 s at 2s+0.02s -- stand between a scheduling hiccup and a lost game. The reserve caps
+scheduling latency) are taken off, so the engine never flags through its own overhead. With an
+increment, a reserve of ten increments (at most a second) is never spent: t/30 + i a move runs
+the clock down in a long game until only Move Overhead and the margin -- under 0.1 s at 2s+0.02s --
+stand between a scheduling hiccup and a lost game. The reserve caps
 the ceiling alone, so it binds only near the end of the clock, which then hovers above it, each
 move getting about the increment as before.
 
@@ -120,12 +121,12 @@ def factor_table(factors: TimeFactors = DEFAULT_FACTORS) -> dict[str, int]:
 def factors_from(table: Mapping[str, int]) -> TimeFactors:
     """The factors a tuning table's time_NAME entries give, every other at its default; a value
     outside FACTOR_LIMITS is a ValueError."""
-    for name in FACTOR_NAMES.keys() & table.keys():
+    given = {name: value for name, value in table.items() if name in FACTOR_NAMES}
+    for name, value in given.items():
         low, high = FACTOR_LIMITS[name]
-        if not low <= table[name] <= high:
-            raise ValueError(f"{name} = {table[name]} is outside {low}..{high}")
-    return dataclasses.replace(DEFAULT_FACTORS, **{FACTOR_NAMES[name]: table[name]
-                                                   for name in FACTOR_NAMES.keys() & table.keys()})
+        if not low <= value <= high:
+            raise ValueError(f"{name} = {value} is outside {low}..{high}")
+    return dataclasses.replace(DEFAULT_FACTORS, **{FACTOR_NAMES[name]: value for name, value in given.items()})
 
 
 def glaurung_budget(time_left: int, increment: int, moves_to_go: int,

@@ -132,17 +132,20 @@ class Side:
     def __init__(self, table: Mapping[str, int], tc: TimeControl | None) -> None:
         self.evaluation, self.search_params, self.factors = split_params(table)
         self.searcher = Search(threads=1, hash_mb=HASH_MB)
+        self.tc = tc
         self.clock_ms = round(tc.base * 1000) if tc else 0
+        self.increment_ms = round(tc.increment * 1000) if tc else 0
 
-    def move(self, position: Board, nodes: int, tc: TimeControl | None, clocks: Mapping[bool, int]) -> dict:
-        """The search result of this side's move in `position`: at `nodes`, or with `tc` on its clock,
-        which is charged the wall time the move took (Flagged when it runs out) and given the increment."""
+    def move(self, position: Board, nodes: int, clocks: Mapping[bool, int]) -> dict:
+        """The search result of this side's move in `position`: at `nodes`, or on its clock (with
+        both clocks as they stand), which is charged the wall time the move took (Flagged when it
+        runs out) and given the increment."""
         started = time.perf_counter()
         set_eval_params(self.evaluation)
         set_search_params(self.search_params)
-        if tc is None:
+        if self.tc is None:
             return self.searcher.run(position, nodes=nodes)
-        increment = round(tc.increment * 1000)
+        increment = self.increment_ms
         limits = Limits(wtime=clocks[True], btime=clocks[False], winc=increment, binc=increment)
         found = self.searcher.run(position, clock=make_clock(limits, position.white_to_move, DEFAULT_MOVE_OVERHEAD_MS,
                                                              factors=self.factors))
@@ -177,7 +180,7 @@ def play_bout(first: Mapping[str, int], second: Mapping[str, int], nodes: int, s
 
         def search(position: Board) -> dict:
             clocks = {colour: side.clock_ms for colour, side in sides.items()}
-            return sides[position.white_to_move].move(position, nodes, tc, clocks)
+            return sides[position.white_to_move].move(position, nodes, clocks)
         result, end, moves = play_out(Board(opening), search)
         games.append({"result": result, "end": end, "plies": len(moves)})
     set_eval_params(defaults[0])

@@ -316,7 +316,7 @@ def test_a_clocked_side_spends_its_own_clock_with_its_own_factors(monkeypatch):
     for _ in range(4):
         clocks = {colour: side.clock_ms for colour, side in sides.items()}
         given.append((board.white_to_move, clocks[True], clocks[False]))
-        board.push(sides[board.white_to_move].move(board, 0, tc, clocks)["move"])
+        board.push(sides[board.white_to_move].move(board, 0, clocks)["move"])
     assert [(white, wtime, btime) for white, wtime, btime, _ in seen] == given
     assert [factor for *_, factor in seen] == [10, 30, 10, 30]
     assert given[0][1:] == (300, 300) and given[1][2] == 300 and 0 < given[1][1] < 310    # charged, incremented
@@ -324,7 +324,7 @@ def test_a_clocked_side_spends_its_own_clock_with_its_own_factors(monkeypatch):
     sides[True].clock_ms = -1000        # already flagged: the move is charged and loses
 
     def search(position):
-        return sides[position.white_to_move].move(position, 0, tc, {True: -1000, False: 300})
+        return sides[position.white_to_move].move(position, 0, {True: -1000, False: 300})
     assert game.play_out(board, search)[:2] == ("0-1", "time forfeit")
 
 
