@@ -5,8 +5,8 @@
     python3 -m pyrope.weights.build WORKDIR --ship
 
 The recipe (build.recipe here, or --recipe) lists the steps, one a line, each starting from the
-weights the step before made (seed.params first: PeSTO's tables and hand-set terms, no engine's
-scores):
+weights the step before made (seed.params first: material alone, every table zero, no value of
+another engine or author):
     fit positions=P nodes=N    `pyrope datagen` plays P positions at N nodes a move with those
                                weights, from random plies, into data-n; `pyrope tune --method texel`
                                fits that data into fit-n.params, starting from and pulling towards them
@@ -31,8 +31,9 @@ steps already made.
 WORKDIR/baseline.params), one build of Pyrope on both sides with the hand-crafted evaluation (`Use
 NNUE` false: the shipped net would otherwise evaluate for both), balanced openings, colours swapped,
 one thread, resumable journals named by the candidate's hash (a rebuilt candidate starts its own):
-2,000 games at 2s+0.02s and 400 at 10s+0.1s. It passes with at least +20 Elo and the 95% interval
-above 0 in the first, and at least 50% in the second.
+2,000 games at 2s+0.02s. It passes at a point estimate of at least -10 Elo with no fault: the
+weights it replaces came from PeSTO's tables, and weights of our own games alone replace them at
+no more than that cost (issue 61); a build that is to make the engine stronger asks more.
 --ship, once the gate has passed, copies candidate.params and provenance.json (gate included) here
 as default.params and provenance.json.
 """
@@ -68,7 +69,7 @@ UNITLESS = DANGER_UNITS + (SCALE_FACTORS,)      # what `scale` keeps
 SPEC_OVERRIDES = ("iterations", "nodes", "batch", "seed")
 # From the repository's root, as the tests and bench/ find it: an installed package has no ../shared.
 OPENINGS = os.path.join("..", "shared", "data", "openings", "balanced-8ply.epd")
-GATES = ({"tc": "2+0.02", "games": 2000, "elo": 20.0}, {"tc": "10+0.1", "games": 400, "score": 0.5})
+GATES = ({"tc": "2+0.02", "games": 2000, "elo": -10.0},)
 
 
 def pyrope(*arguments: str) -> list[str]:
@@ -250,7 +251,8 @@ def spsa_step(work: str, number: int, settings: dict, weights: str, args: argpar
 def build(work: str, args: argparse.Namespace) -> None:
     recipe = read_recipe(args.recipe)
     steps = [{"step": "seed", "file": "seed.params", "weights_sha256": weights_hash(read_weights(SEED)),
-              "origin": "PeSTO's material and piece-square tables, hand-set other terms (ext/evaluate.pxi at 804762a^)"}]
+              "origin": "material 100/300/300/500/900, every other term 0 but for what seed.params's header "
+                        "says: no value of another engine or author"}]
     weights, made = SEED, {"fit": 0, "scale": 0, "spsa": 0}
     for kind, settings in recipe:
         counter = "fit" if kind == "refit" else kind        # a refit's file is the next fit-n
@@ -314,8 +316,7 @@ def gate_result(settings: dict, games: list[dict]) -> dict:
     elo, margin = elo_interval(wins, losses, draws) if games else (0.0, math.inf)
     elo_low, elo_high = elo - margin, elo + margin
     score = (wins + draws / 2) / max(1, len(games))
-    passed = len(games) >= settings["games"] and faults == 0 and (
-        elo >= settings["elo"] and elo_low > 0 if "elo" in settings else score >= settings["score"])
+    passed = len(games) >= settings["games"] and faults == 0 and elo >= settings["elo"]
     return {"tc": settings["tc"], "games": len(games), "wins": wins, "losses": losses, "draws": draws,
             "score": round(score, 4), "elo": round(elo, 1), "low": round(elo_low, 1), "high": round(elo_high, 1),
             "faults": faults, "passed": passed}

@@ -153,8 +153,9 @@ def test_right_bishop_rook_pawn_is_not_a_draw():
 
 
 def test_rook_versus_minor_without_pawns_is_scaled_down():
+    """It is rarely won: at most a quarter of the score is kept (64 is no scaling)."""
     terms = Board("8/8/4k3/3n4/8/3RK3/8/8 w - - 0 1").eval_terms()
-    assert terms["scale"] < 16
+    assert terms["scale"] <= 16
 
 
 def test_opposite_bishops_scale_an_extra_pawn_down():
