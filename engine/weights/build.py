@@ -33,7 +33,7 @@ NNUE` false: the shipped net would otherwise evaluate for both), balanced openin
 one thread, resumable journals named by the candidate's hash (a rebuilt candidate starts its own):
 2,000 games at 2s+0.02s. It passes at a point estimate of at least -10 Elo with no fault: the
 weights it replaces came from PeSTO's tables, and weights of our own games alone replace them at
-no more than that cost (issue 61); a build that is to make the engine stronger asks more.
+no more than that cost (issue 61); a rebuild meant to make the engine stronger raises GATES' bar.
 --ship, once the gate has passed, copies candidate.params and provenance.json (gate included) here
 as default.params and provenance.json.
 """

@@ -267,8 +267,8 @@ def test_the_gate_counts_the_candidates_games_and_holds_the_bar():
     assert level["elo"] == 0 and level["passed"]
     black_wins = [{"result": "0-1", "white": 1, "black": 0, "fault": None}] * 650
     assert build.gate_result(gate, black_wins + games(0, 650, 700))["wins"] == 650
-    assert build.gate_result(gate, games(640, 680, 680))["passed"]                # -6.9 Elo: over -10
-    assert build.gate_result(gate, games(640, 680, 680))["elo"] == pytest.approx(-6.9, abs=0.1)
+    behind = build.gate_result(gate, games(640, 680, 680))
+    assert behind["elo"] == pytest.approx(-6.9, abs=0.1) and behind["passed"]     # over -10
     assert not build.gate_result(gate, games(632, 695, 673))["passed"]           # -10.9 Elo: under
     assert not build.gate_result(gate, games(400, 300, 300))["passed"]           # too few games
     faulted = games(700, 600, 700)
@@ -282,7 +282,7 @@ def test_the_seed_holds_no_value_of_another_engine_or_author():
     material = {"pawn": 100, "knight": 300, "bishop": 300, "rook": 500, "queen": 900}
     for name, value in seed.items():
         piece = name.split("_")[0]
-        if name.startswith(tuple(f"{piece}_value_" for piece in material)):
+        if piece in material and name.startswith(f"{piece}_value_"):
             assert value == material[piece], name
         elif name.startswith(build.DANGER_UNITS):
             assert value == 1, name
