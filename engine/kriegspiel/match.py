@@ -239,7 +239,8 @@ class KriegspielMatchGame:
         self.tries += sum(len(turn.refused) + 1 for turn in referee.turns)
         if result.termination in FAULTS:
             kind, termination, reason = FAULTS[result.termination]
-            ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, kind, termination, reason, True)
+            ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, kind, termination,
+                          reason + (": " + result.detail if result.detail else ""), True)
         elif result.termination == "checkmate":
             ending = loss(chess.WHITE if result.result == "0-1" else chess.BLACK, "checkmate", "normal", "{winner} mates")
         else:

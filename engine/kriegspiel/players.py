@@ -154,9 +154,10 @@ class GameResult:
     """How a game ended: `result` as in PGN, and `termination`: python-chess's Termination name
     in lower case ("checkmate", "stalemate", "insufficient_material", "fifty_moves",
     "threefold_repetition"), or "try cap", "bad try", "crash" or "time" for a player's fault,
-    which loses."""
+    which loses; a fault's `detail` says what happened (the time used and allowed, the failure)."""
     result: str
     termination: str
+    detail: str = ""
 
 
 def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 1000,
@@ -178,11 +179,12 @@ def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 100
             failing = referee.turn
             mover = players[failing]
             if referee.tries_this_turn == 0:
-                started = time.perf_counter()
+                started, tries = time.perf_counter(), 0
                 mover.go(MoveBudget(clock and clock.limits(failing), failing))
             if referee.tries_this_turn >= try_cap:
                 return _fault(failing, "try cap")
             text = mover.next_try()
+            tries += 1
             try:
                 answer = referee.try_move(text)
             except KriegspielError:
@@ -193,14 +195,15 @@ def play_game(white: Player, black: Player, referee: Referee, try_cap: int = 100
                 allowance = clock.allowance(failing, margin)
                 if (allowance is not None and elapsed > allowance) or \
                         (answer.legal and not clock.charge(failing, elapsed, margin)):
-                    return _fault(failing, "time")
+                    return _fault(failing, "time", f"{elapsed:.3f}s used, {allowance:.3f}s allowed, "
+                                                   f"{tries} {'try' if tries == 1 else 'tries'}")
             if answer.legal:
                 for failing, player in players.items():
                     player.hear(answer.announcement)
-    except Exception:       # a player's failure loses its game, whatever it was
-        return _fault(failing, "crash")
+    except Exception as error:      # a player's failure loses its game, whatever it was
+        return _fault(failing, "crash", f"{type(error).__name__}: {error}")
     return GameResult(referee.outcome.result(), referee.outcome.termination.name.lower())
 
 
-def _fault(color: chess.Color, why: str) -> GameResult:
-    return GameResult("0-1" if color == chess.WHITE else "1-0", why)
+def _fault(color: chess.Color, why: str, detail: str = "") -> GameResult:
+    return GameResult("0-1" if color == chess.WHITE else "1-0", why, detail)

@@ -298,9 +298,11 @@ class Match:
             self.record_file.write(text)
             self.record_file.flush()
         if self.journal is not None:
-            self.journal.append({"game": task.number, "pairing": task.pairing, "white": task.white,
-                                 "black": task.black, "result": ending.result, "kind": ending.kind,
-                                 "fault": culprit})
+            entry = {"game": task.number, "pairing": task.pairing, "white": task.white, "black": task.black,
+                     "result": ending.result, "kind": ending.kind, "fault": culprit}
+            if culprit is not None:     # what the fault was (the time used, the engine's error): for its diagnosis
+                entry["reason"] = ending.reason
+            self.journal.append(entry)
         self.decide(self.tallies[task.pairing])
         if self.decision is not None:
             self.stop_others()

@@ -201,6 +201,9 @@ def test_the_match_counts_a_loss_on_time_as_a_time_forfeit():
                                            Spec(Slow(1, 0.03)), Spec(RandomPlayer(2))))
     assert (ending.kind, ending.termination, ending.result, ending.fault) == ("time forfeit", "time forfeit", "0-1", True)
     assert record.headers["TimeControl"] == "0.01/move"
+    # The reason says what the forfeit was: 30 ms for a try, 20 ms allowed (10 and a margin of 10).
+    used = re.fullmatch(r"White loses on time: (\d+\.\d{3})s used, 0\.020s allowed, 1 try", ending.reason)
+    assert used and float(used.group(1)) >= 0.03
 
 
 def test_the_terminal_opponent_thinks_its_movetime():

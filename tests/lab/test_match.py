@@ -362,15 +362,15 @@ def test_sunfish_against_random_mover(tmp_path, capsys, balanced_openings):
     assert points["Sunfish"] == wins + draws / 2 and points["random"] == losses + draws / 2
 
 
-@pytest.mark.parametrize("mode, options, termination, counter", [
-    ("illegal", [], "rules infraction", "illegal moves: 2"),
-    ("crash", [], "abandoned", "crashes: 2"),
-    ("hang", ["--movetime", 0.05], "time forfeit", "time forfeits: 2"),
+@pytest.mark.parametrize("mode, options, termination, counter, reason", [
+    ("illegal", [], "rules infraction", "illegal moves: 2", "makes an illegal move: "),
+    ("crash", [], "abandoned", "crashes: 2", "'s engine crashed: "),
+    ("hang", ["--movetime", 0.05], "time forfeit", "time forfeits: 2", " loses on time: no move within 0.150s"),
 ])
-def test_faulty_engine_loses_and_match_goes_on(tmp_path, capsys, mode, options, termination, counter):
-    pgn = tmp_path / "games.pgn"
+def test_faulty_engine_loses_and_match_goes_on(tmp_path, capsys, mode, options, termination, counter, reason):
+    pgn, journal = tmp_path / "games.pgn", tmp_path / "journal.jsonl"
     code, report = run_match(capsys, "--engine", *mover(), "--engine", *mover(mode), "--games", 2,
-                             "--depth", 1, *options, "--pgn", pgn, "--quiet")
+                             "--depth", 1, *options, "--pgn", pgn, "--resume", journal, "--quiet")
     assert code == 0, report
     assert "Score of random vs " + mode + ": 2 - 0 - 0  [1.000] 2" in report
     faults = {line.split(":")[0]: line for line in report.splitlines() if ": time forfeits:" in line}
@@ -378,6 +378,9 @@ def test_faulty_engine_loses_and_match_goes_on(tmp_path, capsys, mode, options, 
     games = read_games(pgn)
     assert [game.headers["Termination"] for game in games] == [termination, termination]
     assert {game.headers["Result"] for game in games} == {"1-0", "0-1"}       # it lost with both colours
+    # The journal keeps each fault's reason, for its diagnosis.
+    entries = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert [entry["fault"] for entry in entries] == [1, 1] and all(reason in entry["reason"] for entry in entries)
 
 
 def test_sprt_report_and_gauntlet(capsys):
@@ -453,6 +456,7 @@ def test_resume_extends_a_match(tmp_path, capsys):
     assert "Games: 8 of 8 played" in second
     games = journal_lines(tmp_path)[1:]
     assert [game["game"] for game in games] == list(range(1, 9))
+    assert not any("reason" in game for game in games)          # a reason is kept for a fault only
     assert score_line(second)[2:] == (*first_engine_results(games), 8)
     assert rounds(tmp_path) == list(range(1, 9))                 # the second run played games 5 to 8 only
     openings = match.parse_epd_openings(EPD)
