@@ -36,8 +36,9 @@ from the balanced openings (against the other searching player, time-mcts-maxima
 
 The opponent model (thesis 5.5): the default player with model=MODEL against itself without, at T
 each, 400 games; MODEL (bench/results/kriegspiel/opponent.model, with its provenance beside it) is
-counted from the time-* checks' own games, 2,000 or more: run them with --pgn DIR first, then
-`pyrope kriegspiel model DIR/time-*.pgn --out bench/results/kriegspiel/opponent.model`:
+counted from 2,000 or more of these checks' own games, the searching players' sides alone (a model
+of the maximax's men learns nothing from the random player's): play the checks with --pgn DIR, then
+`pyrope kriegspiel model DIR/*.pgn --player maximax --player maximax-1x --player mcts --out MODEL`:
 
   time-DEFAULT-model    quoted, whichever way it goes
 

@@ -82,6 +82,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     model.add_argument("--out", required=True, metavar="FILE", help="the model file to write")
     model.add_argument("--horizon", type=console.positive_int, default=HORIZON,
                        help=f"moves a side counted (default {HORIZON})")
+    model.add_argument("--player", action="append", metavar="NAME",
+                       help="count only the sides this player played, by the games' White and Black tags "
+                            "(repeatable; default: every side)")
     match.add_argument("--white", nargs="+", required=True, metavar="TOKEN",
                        help="the first player (White in the odd games): KIND [KEY=VALUE ...]")
     match.add_argument("--black", nargs="+", required=True, metavar="TOKEN",
@@ -180,9 +183,10 @@ def run_model(args: argparse.Namespace) -> int:
                     yield from PgnReader(handle)
             except OSError as error:
                 raise InputError(f"cannot read {path}: {error.strerror}") from None
-    model = OpponentModel.count(games(), args.horizon)
+    model = OpponentModel.count(games(), args.horizon, args.player)
     if model.games == 0:
-        raise InputError(f"no games in {', '.join(args.pgn)}")
+        played_by = f" played by {', '.join(args.player)}" if args.player else ""
+        raise InputError(f"no games{played_by} in {', '.join(args.pgn)}")
     model.write(args.out)
     sources = []
     for path in args.pgn:
@@ -192,8 +196,10 @@ def run_model(args: argparse.Namespace) -> int:
         digest = hashlib.sha256(handle.read()).hexdigest()
     provenance = {"what": "a Kriegspiel opponent model: the expected men of each side by type and square after "
                           "its t-th move, counted from the referee's full games below", "games": model.games,
-                  "horizon": model.horizon, "sha256": digest, "sources": sources,
-                  "command": "pyrope kriegspiel model " + " ".join(args.pgn) + f" --out {args.out} --horizon {args.horizon}",
+                  "horizon": model.horizon, "players": args.player or "every side", "sha256": digest,
+                  "sources": sources,
+                  "command": "pyrope kriegspiel model " + " ".join(args.pgn) + f" --out {args.out} --horizon {args.horizon}"
+                             + "".join(f" --player {name}" for name in args.player or ()),
                   "pyrope": revision()}
     with open(args.out + ".json", "w", encoding="utf-8") as handle:
         json.dump(provenance, handle, indent=1)

@@ -18,7 +18,7 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Collection, Iterable, Optional
 
 import chess
 
@@ -48,23 +48,32 @@ class OpponentModel:
     values: array           # float32, as the file holds them
 
     @classmethod
-    def count(cls, games: Iterable[KriegspielGame], horizon: int = HORIZON) -> "OpponentModel":
+    def count(cls, games: Iterable[KriegspielGame], horizon: int = HORIZON,
+              players: Optional[Collection[str]] = None) -> "OpponentModel":
         """Count the referee's full games (a filtered game is refused: it does not hold the moves).
         A side's men are counted at the start (the moves it has made before it, by the start's
-        move number) and after each of its moves, up to `horizon` moves."""
+        move number) and after each of its moves, up to `horizon` moves. With `players`, only the
+        sides those players played (by the White and Black tags) are counted, so that a model of a
+        strong opponent is not diluted by the weak players it met; `games` then counts the games
+        with a side counted."""
         sums = [0.0] * (2 * (horizon + 1) * _TYPES * 64)
         seen = [0] * (2 * (horizon + 1))
         played = 0
         for game in games:
             if game.narrator is not None:
                 raise InputError("an opponent model is counted from the referee's full games, not a filtered one")
+            counted = [color for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black"))
+                       if players is None or game.headers.get(tag) in players]
+            if not counted:
+                continue
             board = chess.Board(game.start_fen)
             played += 1
-            for color in chess.COLORS:
+            for color in counted:
                 cls._add(sums, seen, board, color, horizon)
             for ply in game.plies:
                 board.push_uci(ply.move)
-                cls._add(sums, seen, board, ply.mover, horizon)
+                if ply.mover in counted:
+                    cls._add(sums, seen, board, ply.mover, horizon)
         size = _TYPES * 64
         values = array("f", (total / seen[i // size] if seen[i // size] else 0.0 for i, total in enumerate(sums)))
         return cls(played, horizon, values)

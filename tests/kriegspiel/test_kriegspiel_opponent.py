@@ -36,14 +36,16 @@ def games(tmp_path_factory):
     return path
 
 
-def chess_counts(path, horizon):
+def chess_counts(path, horizon, player=None):
     """The independent count: python-chess reads the PGN as chess (its Variant tag dropped, which
     python-chess does not know); for each colour and moves made, the men of each type on each
-    square summed, and how many positions were summed."""
+    square summed, and how many positions were summed; with `player`, only that player's sides."""
     sums, seen = {}, {}
     text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("[Variant "))
     with io.StringIO(text) as handle:
         while (game := chess.pgn.read_game(handle)) is not None:
+            sides = {color for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black"))
+                     if player in (None, game.headers[tag])}
             board = game.board()
             fullmove = board.fullmove_number
             made = {chess.WHITE: fullmove - 1 if board.turn == chess.WHITE else fullmove, chess.BLACK: fullmove - 1}
@@ -54,7 +56,7 @@ def chess_counts(path, horizon):
                 made[mover] += 1
                 snapshots.append((mover, made[mover], board.copy()))
             for color, moves, position in snapshots:
-                if moves > horizon:
+                if moves > horizon or color not in sides:
                     continue
                 seen[color, moves] = seen.get((color, moves), 0) + 1
                 for square, piece in position.piece_map().items():
@@ -64,12 +66,18 @@ def chess_counts(path, horizon):
     return sums, seen
 
 
-def test_the_counts_agree_with_python_chess(games):
+@pytest.mark.parametrize("player", [None, "semi-random"])
+def test_the_counts_agree_with_python_chess(games, player):
     with open(games) as handle:
-        model = OpponentModel.count(PgnReader(handle), horizon=12)
+        model = OpponentModel.count(PgnReader(handle), horizon=12, players=None if player is None else {player})
     assert model.games == 4
-    sums, seen = chess_counts(games, 12)
+    sums, seen = chess_counts(games, 12, player)
     assert (chess.BLACK, 4) in seen and (chess.WHITE, 0) in seen and (chess.WHITE, 12) in seen
+    if player is not None:
+        # The colours alternate, so the semi-random player's sides are Black in two games and
+        # White in two; the model holds its men alone, 16 at the start, not both players' 32.
+        assert seen[chess.WHITE, 0] == seen[chess.BLACK, 0] == 1
+        assert sum(model.men(chess.WHITE, 0, t, square) for t in chess.PIECE_TYPES for square in chess.SQUARES) == 16
     for color in chess.COLORS:
         for moves in range(13):
             for piece_type in chess.PIECE_TYPES:
@@ -144,6 +152,10 @@ def test_players_take_a_model_in_a_match(games, tmp_path, capsys):
     assert result.returncode == 0 and "4 games, 10 moves a side" in result.stdout, result.stderr
     provenance = json.loads((tmp_path / "model.json").read_text())
     assert provenance["games"] == 4 and provenance["sources"][0]["file"] == str(games)
+    assert provenance["players"] == "every side"
+    result = subprocess.run([PYROPE, "kriegspiel", "model", str(games), "--out", str(tmp_path / "none"),
+                             "--player", "maximax"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and f"no games played by maximax in {games}" in result.stderr
     code, out, err = run_match(capsys, "--white", "maximax", f"model={model}", "positions=200", "--black", "random",
                                "--games", "2", "--seed", "1", "--resume", str(tmp_path / "j.jsonl"))
     assert code == 0 and "Games: 2 of 2 played" in out, err
